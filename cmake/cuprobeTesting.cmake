@@ -1,0 +1,145 @@
+# cuprobe test helpers, for cuprobe's own tests and for users' kernels.
+#
+# cuprobe_add_sass_test(<name>
+#     SOURCE <file.cu>                 # compiled to a cubin at build time
+#     [ARCH <90a>]                     # sm_ architecture (default 90a)
+#     [FUNCTION <regex>]               # only the kernels whose (mangled) name matches
+#     [CHECK <check>...]               # see below
+#     [SEQUENCE <regex>...]            # these instructions appear in this order
+#     [OPTIONS <nvcc flag>...]         # extra nvcc flags (-D..., -I..., -std=c++20)
+#     [LINK <target>...]               # take include dirs and defines from these targets
+#                                      #   (default: cuprobe::cuprobe when it exists)
+#     [LABELS <label>...]              # added to the "sass" label
+#     [EXPECT_FAILURE])                # the test passes only if a check fails (self-tests)
+#
+# A <check> is a CMake regular expression matched against each SASS instruction
+# ("FFMA R1, R2, R3, R4 ;"), optionally with a count:
+#     "FFMA"           at least one instruction matches
+#     "FFMA >= 64"     at least 64 match    ("<= N" and "== N" too)
+#     "!LDL|STL"       none matches (no local memory)
+# The test disassembles the cubin with cuobjdump -sass. Without cuobjdump nothing is added
+# and configuration says so once, loudly.
+#
+# cuprobe_add_gpu_test(<target> [LABELS ...] [ARGS ...])
+#     Adds the doctest executable <target> as a test labelled "gpu". Without a GPU it
+#     exits 77 (cuprobe/testing/doctest.cuh) and CTest reports it as Skipped, never as passed.
+#     With CUPROBE_REQUIRE_GPU=ON a missing GPU fails the test instead. GPU tests run
+#     serially, so that timings do not overlap.
+
+set(_cuprobe_testing_dir "${CMAKE_CURRENT_LIST_DIR}")
+
+function(_cuprobe_find_cuobjdump out)
+  if(NOT DEFINED CACHE{CUPROBE_CUOBJDUMP})
+    set(_hints)
+    if(CUDAToolkit_BIN_DIR)
+      list(APPEND _hints "${CUDAToolkit_BIN_DIR}")
+    endif()
+    find_program(CUPROBE_CUOBJDUMP cuobjdump HINTS ${_hints}
+                 DOC "cuobjdump, for cuprobe's SASS tests")
+  endif()
+  # cuobjdump -sass runs nvdisasm: look for it beside cuobjdump, in the toolkit, on PATH.
+  if(CUPROBE_CUOBJDUMP AND NOT DEFINED CACHE{CUPROBE_NVDISASM})
+    get_filename_component(_dir "${CUPROBE_CUOBJDUMP}" DIRECTORY)
+    find_program(CUPROBE_NVDISASM nvdisasm HINTS "${_dir}" ${_hints}
+                 DOC "nvdisasm, which cuobjdump -sass runs")
+  endif()
+  if(NOT CUPROBE_CUOBJDUMP OR NOT CUPROBE_NVDISASM)
+    get_property(_warned GLOBAL PROPERTY _cuprobe_cuobjdump_warned)
+    if(NOT _warned)
+      message(WARNING
+        "cuprobe: cuobjdump or nvdisasm (which cuobjdump -sass runs) was found neither in the "
+        "CUDA toolkit nor on PATH, so the SASS test tier is NOT BUILT and no sass test will run. "
+        "Install them (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, then put their "
+        "nvidia/cu13/bin on PATH) or pass -DCUPROBE_CUOBJDUMP=... -DCUPROBE_NVDISASM=...")
+      set_property(GLOBAL PROPERTY _cuprobe_cuobjdump_warned TRUE)
+    endif()
+    set(${out} "" PARENT_SCOPE)
+  else()
+    set(${out} "${CUPROBE_CUOBJDUMP}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(cuprobe_add_sass_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE" "SOURCE;ARCH;FUNCTION"
+                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS")
+  if(NOT S_SOURCE)
+    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE is required")
+  endif()
+  if(NOT S_CHECK AND NOT S_SEQUENCE)
+    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): give at least one CHECK or SEQUENCE")
+  endif()
+  _cuprobe_find_cuobjdump(cuobjdump)
+  if(NOT cuobjdump)
+    return()
+  endif()
+  if(NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): enable the CUDA language first")
+  endif()
+  if(NOT S_ARCH)
+    set(S_ARCH 90a)
+  endif()
+  if(NOT DEFINED S_LINK AND TARGET cuprobe::cuprobe)
+    set(S_LINK cuprobe::cuprobe)
+  endif()
+  get_filename_component(src "${S_SOURCE}" ABSOLUTE)
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/sass")
+  # Tests of the same source, architecture and flags share one cubin (and one compile).
+  string(MD5 key "${src}|${S_ARCH}|${S_OPTIONS}|${S_LINK}")
+  string(SUBSTRING "${key}" 0 12 key)
+  get_filename_component(stem "${src}" NAME_WE)
+  set(cubin "${dir}/${stem}.${key}.sm_${S_ARCH}.cubin")
+  set(cubin_target cuprobe_cubin_${stem}_${key})
+  set(incs)
+  set(defs)
+  foreach(t IN LISTS S_LINK)
+    list(APPEND incs "$<TARGET_PROPERTY:${t},INTERFACE_INCLUDE_DIRECTORIES>")
+    list(APPEND defs "$<TARGET_PROPERTY:${t},INTERFACE_COMPILE_DEFINITIONS>")
+  endforeach()
+  set(inc_flags "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>")
+  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
+  if(NOT TARGET ${cubin_target})
+  add_custom_command(
+    OUTPUT "${cubin}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+    COMMAND "${CMAKE_CUDA_COMPILER}" -cubin "-gencode=arch=compute_${S_ARCH},code=sm_${S_ARCH}"
+            -std=c++17 --extended-lambda -O3 "${inc_flags}" "${def_flags}" ${S_OPTIONS}
+            -MD -MF "${cubin}.d" -o "${cubin}" "${src}"
+    DEPENDS "${src}"
+    DEPFILE "${cubin}.d"
+    COMMENT "cuprobe SASS tests: compiling ${S_SOURCE} for sm_${S_ARCH}"
+    COMMAND_EXPAND_LISTS VERBATIM)
+  add_custom_target(${cubin_target} ALL DEPENDS "${cubin}")
+  endif()
+
+  # The checks travel in a small file: CMake lists and regexes do not survive a command line.
+  set(cfg "${dir}/${name}.check.cmake")
+  set(body "set(CUOBJDUMP [==[${cuobjdump}]==])\nset(NVDISASM [==[${CUPROBE_NVDISASM}]==])\n")
+  string(APPEND body "set(CUBIN [==[${cubin}]==])\n")
+  string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\n")
+  foreach(c IN LISTS S_CHECK)
+    string(APPEND body "list(APPEND CHECKS [==[${c}]==])\n")
+  endforeach()
+  foreach(c IN LISTS S_SEQUENCE)
+    string(APPEND body "list(APPEND SEQUENCE [==[${c}]==])\n")
+  endforeach()
+  file(WRITE "${cfg}" "${body}")
+
+  add_test(NAME sass.${name}
+           COMMAND "${CMAKE_COMMAND}" "-DCONFIG=${cfg}" -P "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake")
+  set_tests_properties(sass.${name} PROPERTIES LABELS "sass;${S_LABELS}")
+  if(S_EXPECT_FAILURE)
+    # Passes only on the checker's own failure message, not on any crash or missing tool.
+    set_tests_properties(sass.${name} PROPERTIES PASS_REGULAR_EXPRESSION "cuprobe-sass: FAILED")
+  else()
+    set_tests_properties(sass.${name} PROPERTIES FAIL_REGULAR_EXPRESSION "cuprobe-sass: FAILED")
+  endif()
+endfunction()
+
+function(cuprobe_add_gpu_test target)
+  cmake_parse_arguments(PARSE_ARGV 1 G "" "" "LABELS;ARGS")
+  add_test(NAME gpu.${target} COMMAND $<TARGET_FILE:${target}> ${G_ARGS})
+  set_tests_properties(gpu.${target} PROPERTIES LABELS "gpu;${G_LABELS}" RUN_SERIAL TRUE)
+  if(NOT CUPROBE_REQUIRE_GPU)
+    set_tests_properties(gpu.${target} PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endfunction()

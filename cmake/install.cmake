@@ -1,0 +1,23 @@
+# Install rules and the package config for find_package(cuprobe CONFIG).
+include(CMakePackageConfigHelpers)
+
+set(CUPROBE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/cuprobe" CACHE STRING
+    "Where cuprobeConfig.cmake is installed")
+
+install(DIRECTORY include/cuprobe DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        FILES_MATCHING PATTERN "*.cuh")
+install(TARGETS cuprobe EXPORT cuprobeTargets)
+install(EXPORT cuprobeTargets NAMESPACE cuprobe:: DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
+
+configure_package_config_file(cmake/cuprobeConfig.cmake.in
+  "${PROJECT_BINARY_DIR}/cuprobeConfig.cmake"
+  INSTALL_DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
+# Header-only: any architecture may consume it, so the version file is arch-independent.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/cuprobeConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES
+  "${PROJECT_BINARY_DIR}/cuprobeConfig.cmake"
+  "${PROJECT_BINARY_DIR}/cuprobeConfigVersion.cmake"
+  cmake/cuprobeTesting.cmake
+  cmake/cuprobe_sass_check.cmake
+  DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")

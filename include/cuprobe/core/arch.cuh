@@ -1,0 +1,90 @@
+// cuprobe/core/arch.cuh: architecture guards, device side and host side.
+//
+// Device side: code that needs a minimum architecture (or the sm_90a feature set) states it
+// with a static_assert that only fires when the template is instantiated for a target that
+// lacks it, with a sentence that says what is needed:
+//
+//   template <class T> __device__ void f() {
+//     CUPROBE_REQUIRE_SM(900, T, "cuprobe::fence<scope::cluster> needs sm_90 or newer");
+//     ...
+//   }
+//
+// In the host compilation pass the guards never fire (no device code is generated there).
+// Host side: check_kernel_image() turns "no kernel image for this device" into a sentence that
+// names the GPU's architecture and the architectures the program was built for.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "cuprobe/core/error.cuh"
+
+namespace cuprobe::arch {
+
+/// The architecture of the current device compilation pass (e.g. 900 for sm_90), or
+/// `host_pass` in the host pass.
+inline constexpr int host_pass = 1 << 30;
+#if defined(__CUDA_ARCH__)
+inline constexpr int device_arch = __CUDA_ARCH__;
+#else
+inline constexpr int device_arch = host_pass;
+#endif
+
+/// True in the sm_90a (architecture-specific feature set) pass and in the host pass.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || !defined(__CUDA_ARCH__)
+inline constexpr bool has_sm90a_features = true;
+#else
+inline constexpr bool has_sm90a_features = false;
+#endif
+
+namespace detail {
+template <class>
+inline constexpr bool always_false = false;
+template <int Min, class T>
+inline constexpr bool at_least = (device_arch >= Min) || always_false<T>;
+template <class T>
+inline constexpr bool sm90a = has_sm90a_features || always_false<T>;
+}  // namespace detail
+
+}  // namespace cuprobe::arch
+
+/// Fails compilation of the enclosing template (dependent on T) for targets below sm_MIN/10.
+#define CUPROBE_REQUIRE_SM(MIN, T, MESSAGE) \
+  static_assert(::cuprobe::arch::detail::at_least<MIN, T>, MESSAGE)
+
+/// Fails compilation of the enclosing template (dependent on T) unless compiled for sm_90a.
+#define CUPROBE_REQUIRE_SM90A(T, MESSAGE) \
+  static_assert(::cuprobe::arch::detail::sm90a<T>, MESSAGE)
+
+namespace cuprobe::arch {
+
+namespace detail {
+template <int = 0>
+__global__ void image_probe_kernel() {}
+}  // namespace detail
+
+/// The architecture (e.g. 90) of the machine code the runtime picked for this program on the
+/// current device, or throws cuprobe::error with a sentence when the program holds no code the
+/// device can run (built for a newer GPU than the one present).
+inline int check_kernel_image() {
+  cudaFuncAttributes attr{};
+  cudaError_t e = cudaFuncGetAttributes(&attr, detail::image_probe_kernel<0>);
+  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction ||
+      e == cudaErrorUnsupportedPtxVersion) {
+    (void)cudaGetLastError();
+    int dev = 0, major = 0, minor = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    throw error("cuprobe: this program holds no code for the GPU present (compute capability " +
+                    std::to_string(major) + "." + std::to_string(minor) +
+                    "); rebuild it for that GPU, e.g. -DCMAKE_CUDA_ARCHITECTURES=" +
+                    std::to_string(major * 10 + minor) + " (" + cudaGetErrorName(e) + ")",
+                static_cast<int>(e));
+  }
+  CUPROBE_CHECK(e);
+  return attr.binaryVersion;
+}
+
+}  // namespace cuprobe::arch

@@ -1,0 +1,217 @@
+// cuprobe/core/device_buffer.cuh: RAII device memory with poison, fill, random init, copies,
+// and rotation sets for inputs that must exceed the caches.
+//
+//   cuprobe::device_buffer<float> x(1 << 20);
+//   x.fill_random(/*seed=*/42, -1.f, 1.f);   // counter-based: same seed, same values
+//   y.poison();                               // 0xA5 bytes: an unwritten output shows up
+//   my_kernel<<<g, b>>>(x.data(), y.data());
+//   std::vector<float> h = y.to_host();
+//
+// Every call checks its CUDA result and throws cuprobe::error on failure.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "cuprobe/core/error.cuh"
+
+namespace cuprobe {
+
+/// The byte written by device_buffer::poison() unless told otherwise.
+inline constexpr unsigned char poison_byte = 0xA5;
+
+namespace detail {
+
+/// splitmix64: a counter-based hash, so element i of seed s is the same on host and device.
+__host__ __device__ constexpr std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// Uniform value in [lo, hi] (integers) or [lo, hi) (floating point and float-convertible T).
+template <class T>
+__host__ __device__ T random_value(std::uint64_t seed, std::uint64_t index, T lo, T hi) {
+  const std::uint64_t bits = mix64(seed ^ mix64(index));
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    const std::uint64_t span =
+        static_cast<std::uint64_t>(static_cast<U>(hi) - static_cast<U>(lo)) + 1u;
+    const std::uint64_t off = span == 0 ? bits : bits % span;  // span 0: the full range
+    return static_cast<T>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(off)));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;
+    return static_cast<T>(static_cast<double>(lo) + (static_cast<double>(hi) - lo) * u);
+  } else {  // __half, __nv_bfloat16, ...: anything that converts to and from float
+    const float u = static_cast<float>(bits >> 40) * 0x1.0p-24f;
+    const float l = static_cast<float>(lo), h = static_cast<float>(hi);
+    return T(l + (h - l) * u);
+  }
+}
+
+template <class T>
+__global__ void fill_kernel(T* p, std::size_t n, T value) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    p[i] = value;
+}
+
+template <class T>
+__global__ void fill_random_kernel(T* p, std::size_t n, std::uint64_t seed, T lo, T hi) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    p[i] = random_value(seed, i, lo, hi);
+}
+
+inline unsigned fill_grid(std::size_t n) {
+  const std::size_t blocks = (n + 255) / 256;
+  return static_cast<unsigned>(blocks < 4096 ? (blocks ? blocks : 1) : 4096);
+}
+
+}  // namespace detail
+
+/// Owns `size()` elements of T in device memory (cudaMalloc). Move-only.
+template <class T>
+class device_buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device_buffer<T> needs a trivially copyable T");
+
+ public:
+  using value_type = T;
+
+  device_buffer() = default;
+  explicit device_buffer(std::size_t count) : size_(count) {
+    if (count) CUPROBE_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  device_buffer& operator=(device_buffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  ~device_buffer() { release(); }
+
+  T* data() noexcept { return ptr_; }
+  const T* data() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+  bool empty() const noexcept { return size_ == 0; }
+
+  /// Sets every byte to `byte`, so that an element the kernel never wrote can be told apart.
+  void poison(unsigned char byte = poison_byte, cudaStream_t s = nullptr) {
+    if (size_) CUPROBE_CHECK(cudaMemsetAsync(ptr_, byte, bytes(), s));
+    sync_if_default(s);
+  }
+  void zero(cudaStream_t s = nullptr) { poison(0, s); }
+
+  /// Sets every element to `value`.
+  void fill(const T& value, cudaStream_t s = nullptr) {
+    if (!size_) return;
+    detail::fill_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, value);
+    CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill");
+    sync_if_default(s);
+  }
+
+  /// Element i becomes detail::random_value(seed, i, lo, hi): uniform, reproducible, and the
+  /// same as host_random(seed, i, lo, hi) computes on the CPU.
+  void fill_random(std::uint64_t seed, T lo, T hi, cudaStream_t s = nullptr) {
+    if (!size_) return;
+    detail::fill_random_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, seed, lo, hi);
+    CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill_random");
+    sync_if_default(s);
+  }
+
+  /// Copies the whole buffer to a new host vector (synchronous).
+  std::vector<T> to_host() const {
+    std::vector<T> h(size_);
+    if (size_) CUPROBE_CHECK(cudaMemcpy(h.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    return h;
+  }
+
+  /// Copies host data into the buffer (synchronous); the sizes must match.
+  void upload(const std::vector<T>& h) {
+    require(h.size() == size_, "device_buffer::upload: host vector has " +
+                                   std::to_string(h.size()) + " elements, buffer has " +
+                                   std::to_string(size_));
+    if (size_) CUPROBE_CHECK(cudaMemcpy(ptr_, h.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+
+  /// True when every byte of `v` equals `byte` (an element left poisoned).
+  static bool is_poison(const T& v, unsigned char byte = poison_byte) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    for (unsigned char c : b)
+      if (c != byte) return false;
+    return true;
+  }
+
+ private:
+  void release() noexcept {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    size_ = 0;
+  }
+  static void sync_if_default(cudaStream_t s) {
+    if (s == nullptr) CUPROBE_CHECK(cudaStreamSynchronize(nullptr));
+  }
+
+  T* ptr_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// The host twin of device_buffer::fill_random: the value element `index` gets.
+template <class T>
+T host_random(std::uint64_t seed, std::uint64_t index, T lo, T hi) {
+  return detail::random_value(seed, index, lo, hi);
+}
+
+/// Several equal input sets used in turn, so that repeated samples do not find their inputs in
+/// a cache: with sets x bytes-per-set well above the L2, each sample reads cold data.
+template <class T>
+class rotation_set {
+ public:
+  rotation_set(std::size_t elements_per_set, std::size_t sets) {
+    require(sets >= 1, "rotation_set needs at least one set");
+    for (std::size_t i = 0; i < sets; ++i) sets_.emplace_back(elements_per_set);
+  }
+
+  /// As many sets as it takes for their total to reach `min_total_bytes` (at least two).
+  static rotation_set covering(std::size_t elements_per_set, std::size_t min_total_bytes) {
+    require(elements_per_set > 0, "rotation_set::covering needs a non-empty set");
+    const std::size_t per = elements_per_set * sizeof(T);
+    std::size_t n = (min_total_bytes + per - 1) / per;
+    return rotation_set(elements_per_set, n < 2 ? 2 : n);
+  }
+
+  std::size_t size() const noexcept { return sets_.size(); }
+  std::size_t total_bytes() const noexcept { return sets_.empty() ? 0 : size() * sets_[0].bytes(); }
+  device_buffer<T>& operator[](std::size_t i) { return sets_.at(i); }
+  /// The next set in turn (round robin), starting with set 0.
+  device_buffer<T>& next() {
+    device_buffer<T>& b = sets_[cursor_];
+    cursor_ = (cursor_ + 1) % sets_.size();
+    return b;
+  }
+  std::size_t cursor() const noexcept { return cursor_; }
+
+  void fill_random(std::uint64_t seed, T lo, T hi) {
+    for (std::size_t i = 0; i < sets_.size(); ++i) sets_[i].fill_random(seed + i, lo, hi);
+  }
+
+ private:
+  std::vector<device_buffer<T>> sets_;
+  std::size_t cursor_ = 0;
+};
+
+}  // namespace cuprobe

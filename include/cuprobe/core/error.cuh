@@ -1,0 +1,98 @@
+// cuprobe/core/error.cuh: cuprobe::error and CUPROBE_CHECK for runtime and driver API results.
+//
+//   CUPROBE_CHECK(cudaMalloc(&p, bytes));   // throws cuprobe::error on failure
+//   CUPROBE_CHECK(cuTensorMapEncodeTiled(...));   // driver API (CUresult) too
+//
+// The message names the failed call's text, file:line, the error name and its description.
+// Driver error names are looked up through cudaGetDriverEntryPointByVersion, so nothing links
+// against libcuda.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <type_traits>
+#include <string>
+
+namespace cuprobe {
+
+/// Every failure cuprobe reports on the host is a cuprobe::error.
+class error : public std::runtime_error {
+ public:
+  explicit error(const std::string& what) : std::runtime_error(what) {}
+  error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+  /// The CUDA error code behind the failure (0 when the failure is not a CUDA error).
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_ = 0;
+};
+
+namespace detail {
+
+inline std::string where(const char* file, int line) {
+  return std::string(file) + ":" + std::to_string(line);
+}
+
+inline std::string describe(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+}
+
+inline std::string describe(CUresult r) {
+  using name_fn = CUresult (*)(CUresult, const char**);
+  static name_fn get_name = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuGetErrorName", &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    return reinterpret_cast<name_fn>(fn);
+  }();
+  static name_fn get_string = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuGetErrorString", &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    return reinterpret_cast<name_fn>(fn);
+  }();
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (get_name) get_name(r, &name);
+  if (get_string) get_string(r, &text);
+  std::string out = name ? name : ("CUresult " + std::to_string(static_cast<int>(r)));
+  if (text) out += std::string(" (") + text + ")";
+  return out;
+}
+
+inline bool failed(cudaError_t e) { return e != cudaSuccess; }
+inline bool failed(CUresult r) { return r != CUDA_SUCCESS; }
+
+template <class Code>
+void check(Code code, const char* call, const char* file, int line) {
+  if (!failed(code)) return;
+  if constexpr (std::is_same_v<Code, cudaError_t>) (void)cudaGetLastError();  // clear sticky-free errors
+  throw error(std::string("cuprobe: ") + call + " failed at " + where(file, line) + ": " +
+                  describe(code),
+              static_cast<int>(code));
+}
+
+}  // namespace detail
+
+/// Throws cuprobe::error with `message` when `condition` is false. For bad arguments, checked
+/// before any undefined behaviour can happen.
+inline void require(bool condition, const std::string& message) {
+  if (!condition) throw error("cuprobe: " + message);
+}
+
+}  // namespace cuprobe
+
+/// Checks a CUDA runtime (cudaError_t) or driver (CUresult) result; throws cuprobe::error.
+#define CUPROBE_CHECK(call) ::cuprobe::detail::check((call), #call, __FILE__, __LINE__)
+
+/// Checks the launch just made (cudaGetLastError) and names the kernel in the message.
+#define CUPROBE_CHECK_LAUNCH(what) \
+  ::cuprobe::detail::check(cudaGetLastError(), "launch of " what, __FILE__, __LINE__)

@@ -1,0 +1,24 @@
+# cuprobe consumed three ways, each proven by configuring and building a tiny project:
+# add_subdirectory, FetchContent from a local path, find_package(cuprobe CONFIG) after install.
+set(_consumer_src "${CMAKE_CURRENT_SOURCE_DIR}/consumer/project")
+set(_install_prefix "${CMAKE_BINARY_DIR}/consumer-install")
+
+add_test(NAME host.package_install
+         COMMAND "${CMAKE_COMMAND}" --install "${CMAKE_BINARY_DIR}" --prefix "${_install_prefix}")
+set_tests_properties(host.package_install PROPERTIES LABELS "host;package"
+                     FIXTURES_SETUP cuprobe_installed)
+
+foreach(mode subdirectory fetchcontent package)
+  add_test(NAME host.consume_${mode}
+    COMMAND "${CMAKE_COMMAND}"
+            -DMODE=${mode}
+            -DSOURCE=${_consumer_src}
+            -DBINARY=${CMAKE_BINARY_DIR}/consumer-${mode}
+            -DCUPROBE_SOURCE=${PROJECT_SOURCE_DIR}
+            -DPREFIX=${_install_prefix}
+            -DGENERATOR=${CMAKE_GENERATOR}
+            -DCUDA_COMPILER=${CMAKE_CUDA_COMPILER}
+            -P "${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.cmake")
+  set_tests_properties(host.consume_${mode} PROPERTIES LABELS "host;package")
+endforeach()
+set_tests_properties(host.consume_package PROPERTIES FIXTURES_REQUIRED cuprobe_installed)

@@ -1,0 +1,1 @@
+cuprobe_gpu_test(core)

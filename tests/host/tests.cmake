@@ -1,0 +1,1 @@
+cuprobe_host_test(core)

@@ -1,0 +1,16 @@
+# The SASS tier. The self-tests prove that the checker fails: a missing pattern, a count that
+# is not reached and a forbidden instruction that is present must each FAIL the check
+# (EXPECT_FAILURE passes only on the checker's own failure message).
+set(_sass "${CMAKE_CURRENT_SOURCE_DIR}/sass")
+cuprobe_add_sass_test(selftest_present SOURCE ${_sass}/selftest.cu
+  CHECK "FFMA >= 8" "!LDL|STL" SEQUENCE "LDG" "FFMA" "STG")
+cuprobe_add_sass_test(selftest_missing_pattern_fails SOURCE ${_sass}/selftest.cu
+  CHECK "DFMA" EXPECT_FAILURE)
+cuprobe_add_sass_test(selftest_count_fails SOURCE ${_sass}/selftest.cu
+  CHECK "FFMA >= 100000" EXPECT_FAILURE)
+cuprobe_add_sass_test(selftest_forbidden_fails SOURCE ${_sass}/selftest.cu
+  CHECK "!FFMA" EXPECT_FAILURE)
+cuprobe_add_sass_test(selftest_order_fails SOURCE ${_sass}/selftest.cu
+  SEQUENCE "STG" "LDG" EXPECT_FAILURE)
+cuprobe_add_sass_test(selftest_function_filter_fails SOURCE ${_sass}/selftest.cu
+  FUNCTION "no_such_kernel" CHECK "FFMA" EXPECT_FAILURE)
