@@ -1,7 +1,10 @@
-# The SASS tier. The self-tests prove that the checker fails: a missing pattern, a count that
-# is not reached and a forbidden instruction that is present must each FAIL the check
-# (EXPECT_FAILURE passes only on the checker's own failure message).
+# core/ and testing/: host, gpu and sass tests.
+cuprobe_host_test(core)
+cuprobe_gpu_test(core)
 set(_sass "${CMAKE_CURRENT_SOURCE_DIR}/sass")
+# The SASS tier's self-tests prove that the checker fails: a missing pattern, a count that is
+# not reached, a forbidden instruction that is present, a wrong order and a kernel filter that
+# matches nothing must each FAIL (EXPECT_FAILURE passes only on the checker's own message).
 cuprobe_add_sass_test(selftest_present SOURCE ${_sass}/selftest.cu
   CHECK "FFMA >= 8" "!LDL|STL" SEQUENCE "LDG" "FFMA" "STG")
 cuprobe_add_sass_test(selftest_missing_pattern_fails SOURCE ${_sass}/selftest.cu

@@ -1,1 +1,0 @@
-cuprobe_gpu_test(core)

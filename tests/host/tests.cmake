@@ -1,1 +1,0 @@
-cuprobe_host_test(core)
