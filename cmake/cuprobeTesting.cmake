@@ -6,6 +6,9 @@
 #     [FUNCTION <regex>]               # only the kernels whose (mangled) name matches
 #     [CHECK <check>...]               # see below
 #     [SEQUENCE <regex>...]            # these instructions appear in this order
+#     [BETWEEN <start> <end>]          # apply CHECKs only to the instructions strictly between
+#                                      #   the first match of <start> and the next match of
+#                                      #   <end> (e.g. two clock reads: what is timed)
 #     [OPTIONS <nvcc flag>...]         # extra nvcc flags (-D..., -I..., -std=c++20)
 #     [LINK <target>...]               # take include dirs and defines from these targets
 #                                      #   (default: cuprobe::cuprobe when it exists)
@@ -61,7 +64,7 @@ endfunction()
 
 function(cuprobe_add_sass_test name)
   cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE" "SOURCE;ARCH;FUNCTION"
-                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS")
+                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN")
   if(NOT S_SOURCE)
     message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE is required")
   endif()
@@ -116,6 +119,15 @@ function(cuprobe_add_sass_test name)
   set(body "set(CUOBJDUMP [==[${cuobjdump}]==])\nset(NVDISASM [==[${CUPROBE_NVDISASM}]==])\n")
   string(APPEND body "set(CUBIN [==[${cubin}]==])\n")
   string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\n")
+  if(S_BETWEEN)
+    list(LENGTH S_BETWEEN nb)
+    if(NOT nb EQUAL 2)
+      message(FATAL_ERROR "cuprobe_add_sass_test(${name}): BETWEEN takes two regexes")
+    endif()
+    list(GET S_BETWEEN 0 b0)
+    list(GET S_BETWEEN 1 b1)
+    string(APPEND body "set(BETWEEN_START [==[${b0}]==])\nset(BETWEEN_END [==[${b1}]==])\n")
+  endif()
   foreach(c IN LISTS S_CHECK)
     string(APPEND body "list(APPEND CHECKS [==[${c}]==])\n")
   endforeach()

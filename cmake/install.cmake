@@ -21,3 +21,4 @@ install(FILES
   cmake/cuprobeTesting.cmake
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
+install(PROGRAMS tools/plot.py tools/validate_results.py DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")

@@ -17,3 +17,7 @@ cuprobe_add_sass_test(selftest_order_fails SOURCE ${_sass}/selftest.cu
   SEQUENCE "STG" "LDG" EXPECT_FAILURE)
 cuprobe_add_sass_test(selftest_function_filter_fails SOURCE ${_sass}/selftest.cu
   FUNCTION "no_such_kernel" CHECK "FFMA" EXPECT_FAILURE)
+cuprobe_add_sass_test(selftest_between SOURCE ${_sass}/selftest.cu
+  BETWEEN "LDG" "STG" CHECK "FFMA >= 8" "!LDG|STG")
+cuprobe_add_sass_test(selftest_between_missing_fails SOURCE ${_sass}/selftest.cu
+  BETWEEN "STG" "LDG" CHECK "FFMA" EXPECT_FAILURE)

@@ -1,0 +1,32 @@
+// cuprobe/measure/l2_flush.cuh: evicts the L2 between samples.
+//
+//   cuprobe::l2_flush flush;        // a buffer of 2 x the L2 size
+//   flush(stream);                  // write it once: the L2 then holds only flush data
+//
+// A memset of a buffer twice the L2 size replaces every line the benchmark left there (the
+// L2 is physically indexed; twice its size covers both partitions' hashing). The flush runs
+// on the measured stream outside the timed region.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "cuprobe/core/device_buffer.cuh"
+#include "cuprobe/core/device_info.cuh"
+
+namespace cuprobe {
+
+class l2_flush {
+ public:
+  explicit l2_flush(std::size_t l2_bytes = 0)
+      : buf_(2 * (l2_bytes ? l2_bytes : device_info::query().l2_bytes)) {}
+  void operator()(cudaStream_t s) {
+    CUPROBE_CHECK(cudaMemsetAsync(buf_.data(), ++value_, buf_.bytes(), s));
+  }
+  std::size_t bytes() const noexcept { return buf_.bytes(); }
+
+ private:
+  device_buffer<unsigned char> buf_;
+  unsigned char value_ = 0;
+};
+
+}  // namespace cuprobe

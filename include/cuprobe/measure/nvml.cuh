@@ -1,0 +1,170 @@
+// cuprobe/measure/nvml.cuh: NVML, loaded at run time (dlopen "libnvidia-ml.so.1").
+//
+//   auto& n = cuprobe::nvml::instance();
+//   if (n.available()) { auto s = n.sample(n.device_by_uuid(info.uuid)); ... }
+//
+// Nothing links against NVML: a machine without it works and reports "unavailable". Only the
+// few entry points cuprobe reads are declared here (their C signatures are NVML's stable ABI).
+#pragma once
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+/// One reading of the device's state, as NVML reports it. Unread fields are -1.
+struct nvml_sample {
+  bool available = false;
+  int sm_clock_mhz = -1, mem_clock_mhz = -1;
+  int max_sm_clock_mhz = -1, max_mem_clock_mhz = -1;
+  double power_w = -1, power_limit_w = -1;
+  int temperature_c = -1;
+  long long clock_event_reasons = -1;  ///< NVML "clocks event (throttle) reasons" bitmask
+  int ecc_current = -1;                ///< 1 on, 0 off
+  int persistence_mode = -1;           ///< 1 on, 0 off
+};
+
+/// Names of the bits of nvml_sample::clock_event_reasons (NVML's nvmlClocksEventReason*).
+inline std::vector<std::string> clock_event_reason_names(long long bits) {
+  static const struct {
+    long long bit;
+    const char* name;
+  } table[] = {{0x1, "gpu_idle"},         {0x2, "applications_clocks_setting"},
+               {0x4, "sw_power_cap"},     {0x8, "hw_slowdown"},
+               {0x10, "sync_boost"},      {0x20, "sw_thermal_slowdown"},
+               {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},
+               {0x100, "display_clock_setting"}};
+  std::vector<std::string> out;
+  if (bits < 0) return out;
+  for (const auto& e : table)
+    if (bits & e.bit) out.push_back(e.name);
+  return out;
+}
+
+/// The bits that mean the clocks are held down by power or heat (not idling or settings).
+inline constexpr long long throttle_reason_mask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+
+class nvml {
+ public:
+  using device = void*;
+
+  static nvml& instance() {
+    static nvml n;
+    return n;
+  }
+  bool available() const noexcept { return ok_; }
+  /// Why NVML is unavailable ("" when it is available).
+  const std::string& why_unavailable() const noexcept { return why_; }
+  std::string driver_version() const {
+    char buf[96] = {};
+    if (!ok_ || !sys_driver_version_ || sys_driver_version_(buf, sizeof buf) != 0) return "";
+    return buf;
+  }
+
+  /// The NVML handle of the GPU with this UUID ("GPU-..."), nullptr when not found.
+  device device_by_uuid(const std::string& uuid) const {
+    device d = nullptr;
+    if (!ok_ || !by_uuid_ || by_uuid_(uuid.c_str(), &d) != 0) return nullptr;
+    return d;
+  }
+
+  /// Reads clocks, power, temperature, clock event reasons, ECC and persistence mode.
+  nvml_sample sample(device d) const {
+    nvml_sample s;
+    if (!ok_ || !d) return s;
+    s.available = true;
+    unsigned v = 0;
+    if (clock_ && clock_(d, 1 /*NVML_CLOCK_SM*/, &v) == 0) s.sm_clock_mhz = int(v);
+    if (clock_ && clock_(d, 2 /*NVML_CLOCK_MEM*/, &v) == 0) s.mem_clock_mhz = int(v);
+    if (max_clock_ && max_clock_(d, 1, &v) == 0) s.max_sm_clock_mhz = int(v);
+    if (max_clock_ && max_clock_(d, 2, &v) == 0) s.max_mem_clock_mhz = int(v);
+    if (power_ && power_(d, &v) == 0) s.power_w = v / 1000.0;
+    if (power_limit_ && power_limit_(d, &v) == 0) s.power_limit_w = v / 1000.0;
+    if (temperature_ && temperature_(d, 0 /*NVML_TEMPERATURE_GPU*/, &v) == 0)
+      s.temperature_c = int(v);
+    unsigned long long reasons = 0;
+    if (reasons_ && reasons_(d, &reasons) == 0) s.clock_event_reasons = (long long)reasons;
+    int cur = 0, pending = 0;
+    if (ecc_ && ecc_(d, &cur, &pending) == 0) s.ecc_current = cur;
+    if (persistence_ && persistence_(d, &cur) == 0) s.persistence_mode = cur;
+    return s;
+  }
+
+  /// Only the SM clock (cheap enough to read after every sample).
+  int sm_clock_mhz(device d) const {
+    unsigned v = 0;
+    return ok_ && d && clock_ && clock_(d, 1, &v) == 0 ? int(v) : -1;
+  }
+
+  /// Only the clock event reasons bitmask (-1 when unread).
+  long long clock_event_reasons(device d) const {
+    unsigned long long r = 0;
+    return ok_ && d && reasons_ && reasons_(d, &r) == 0 ? (long long)r : -1;
+  }
+
+  nvml(const nvml&) = delete;
+  nvml& operator=(const nvml&) = delete;
+
+ private:
+  nvml() {
+    lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib_) {
+      const char* e = dlerror();
+      why_ = std::string("libnvidia-ml.so.1 could not be loaded: ") + (e ? e : "unknown error");
+      return;
+    }
+    auto init = sym<int (*)()>("nvmlInit_v2");
+    shutdown_ = sym<int (*)()>("nvmlShutdown");
+    by_uuid_ = sym<int (*)(const char*, device*)>("nvmlDeviceGetHandleByUUID");
+    clock_ = sym<int (*)(device, int, unsigned*)>("nvmlDeviceGetClockInfo");
+    max_clock_ = sym<int (*)(device, int, unsigned*)>("nvmlDeviceGetMaxClockInfo");
+    power_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetPowerUsage");
+    power_limit_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetEnforcedPowerLimit");
+    temperature_ = sym<int (*)(device, int, unsigned*)>("nvmlDeviceGetTemperature");
+    reasons_ = sym<int (*)(device, unsigned long long*)>("nvmlDeviceGetCurrentClocksEventReasons");
+    if (!reasons_)
+      reasons_ =
+          sym<int (*)(device, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons");
+    ecc_ = sym<int (*)(device, int*, int*)>("nvmlDeviceGetEccMode");
+    persistence_ = sym<int (*)(device, int*)>("nvmlDeviceGetPersistenceMode");
+    sys_driver_version_ = sym<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+    if (!init || !by_uuid_) {
+      why_ = "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByUUID";
+      return;
+    }
+    const int rc = init();
+    if (rc != 0) {
+      why_ = "nvmlInit_v2 failed with NVML error " + std::to_string(rc);
+      return;
+    }
+    ok_ = true;
+  }
+  ~nvml() {
+    if (ok_ && shutdown_) shutdown_();
+    // The library stays loaded: other static destructors may still hold NVML pointers.
+  }
+  template <class F>
+  F sym(const char* name) {
+    return reinterpret_cast<F>(dlsym(lib_, name));
+  }
+
+  void* lib_ = nullptr;
+  bool ok_ = false;
+  std::string why_;
+  int (*shutdown_)() = nullptr;
+  int (*by_uuid_)(const char*, device*) = nullptr;
+  int (*clock_)(device, int, unsigned*) = nullptr;
+  int (*max_clock_)(device, int, unsigned*) = nullptr;
+  int (*power_)(device, unsigned*) = nullptr;
+  int (*power_limit_)(device, unsigned*) = nullptr;
+  int (*temperature_)(device, int, unsigned*) = nullptr;
+  int (*reasons_)(device, unsigned long long*) = nullptr;
+  int (*ecc_)(device, int*, int*) = nullptr;
+  int (*persistence_)(device, int*) = nullptr;
+  int (*sys_driver_version_)(char*, unsigned) = nullptr;
+};
+
+}  // namespace cuprobe

@@ -1,0 +1,181 @@
+// cuprobe/measure/region_timer.cuh: time regions inside a kernel, per thread, warp or block.
+//
+//   cuprobe::region_timer t(cuprobe::region_scope::warp, grid * block / 32);  // host
+//   my_kernel<<<grid, block>>>(t.view(), ...);
+//   //   in the kernel:  auto r = timer.start();  ...work...  timer.stop(r);
+//   auto s = t.analyse();   // cycles and ns per record, spread across SMs
+//
+// Each record holds clock64 and %globaltimer at start and stop, and the SM id. Scope block:
+// the block synchronises (__syncthreads) before start and before stop and thread 0 records;
+// scope warp: __syncwarp and lane 0 records; scope thread: every thread records, no sync.
+// The region's own overhead (an empty region, measured by calibrate_overhead()) is reported
+// and subtracted only when asked (analyse(true)).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "cuprobe/core/device_buffer.cuh"
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/measure/stats.cuh"
+#include "cuprobe/ptx/timer.cuh"
+
+namespace cuprobe {
+
+enum class region_scope : int { thread = 0, warp = 1, block = 2 };
+
+struct region_record {
+  std::uint64_t start_cycles, stop_cycles;
+  std::uint64_t start_ns, stop_ns;
+  std::uint32_t smid, valid;
+};
+
+/// The start readings of one region (kept in registers between start() and stop()).
+struct region_token {
+  std::uint64_t cycles, ns;
+};
+
+/// What a kernel receives (by value): where to write, and the scope.
+struct region_timer_view {
+  region_record* records = nullptr;
+  std::uint32_t capacity = 0;
+  region_scope scope = region_scope::thread;
+
+  /// Record slot of the calling thread, or -1 when it does not record.
+  __device__ long long slot() const {
+    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned long long block =
+        blockIdx.x + 1ull * gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z);
+    const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned long long s;
+    switch (scope) {
+      case region_scope::thread: s = block * threads + tid; break;
+      case region_scope::warp:
+        if (tid % 32) return -1;
+        s = block * ((threads + 31) / 32) + tid / 32;
+        break;
+      default:
+        if (tid) return -1;
+        s = block;
+    }
+    return s < capacity ? static_cast<long long>(s) : -1;
+  }
+  __device__ void sync() const {
+    if (scope == region_scope::block)
+      __syncthreads();
+    else if (scope == region_scope::warp)
+      __syncwarp();
+  }
+  __device__ region_token start() const {
+    sync();
+    region_token t;
+    t.ns = ptx::globaltimer();
+    t.cycles = ptx::clock64();
+    return t;
+  }
+  __device__ void stop(const region_token& t) const {
+    sync();
+    const std::uint64_t c = ptx::clock64();
+    const std::uint64_t ns = ptx::globaltimer();
+    const long long s = slot();
+    if (s >= 0) records[s] = region_record{t.cycles, c, t.ns, ns, ptx::smid(), 1u};
+  }
+};
+
+namespace detail {
+template <int = 0>
+__global__ void empty_region_kernel(region_timer_view v, int repeats) {
+  for (int i = 0; i < repeats; ++i) {
+    const auto t = v.start();
+    v.stop(t);
+  }
+}
+}  // namespace detail
+
+/// Statistics of a set of region records.
+struct region_stats {
+  std::size_t records = 0;
+  summary cycles;          ///< per record (stop - start), overhead subtracted if asked
+  summary ns;              ///< per record, from %globaltimer
+  double overhead_cycles = 0;  ///< the empty-region cost that was (or would be) subtracted
+  bool overhead_subtracted = false;
+  int sms = 0;                 ///< distinct SMs that recorded
+  double sm_median_min = 0, sm_median_max = 0;  ///< spread of per-SM median cycles
+  double span_ns = 0;          ///< last stop - first start (globaltimer, all records)
+};
+
+/// Host side: owns the records, hands out views, reads and analyses them.
+class region_timer {
+ public:
+  region_timer(region_scope scope, std::size_t capacity) : scope_(scope), buf_(capacity) {
+    require(capacity > 0 && capacity < (1ull << 32), "region_timer: capacity out of range");
+    buf_.zero();
+  }
+  region_timer_view view() {
+    return region_timer_view{buf_.data(), static_cast<std::uint32_t>(buf_.size()), scope_};
+  }
+  void reset(cudaStream_t s = nullptr) { buf_.zero(s); }
+  std::vector<region_record> read() const {
+    std::vector<region_record> out;
+    for (const auto& r : buf_.to_host())
+      if (r.valid) out.push_back(r);
+    return out;
+  }
+
+  /// Median cycles of an empty region with this scope (block of `block_threads`, one block per
+  /// SM-sized grid of `blocks`). Kept and reported by analyse().
+  double calibrate_overhead(unsigned blocks = 1, unsigned block_threads = 32) {
+    region_timer probe(scope_, std::size_t(blocks) * block_threads);
+    detail::empty_region_kernel<<<blocks, block_threads>>>(probe.view(), 8);
+    CUPROBE_CHECK_LAUNCH("cuprobe::region_timer empty region");
+    CUPROBE_CHECK(cudaDeviceSynchronize());
+    const auto st = probe.analyse(false);
+    overhead_ = st.cycles.median;
+    return overhead_;
+  }
+  double overhead_cycles() const { return overhead_; }
+
+  region_stats analyse(bool subtract_overhead = false) const {
+    const auto recs = read();
+    require(!recs.empty(), "region_timer::analyse: no region was recorded");
+    region_stats st;
+    st.records = recs.size();
+    st.overhead_cycles = overhead_;
+    st.overhead_subtracted = subtract_overhead;
+    std::vector<double> cyc, ns;
+    std::map<std::uint32_t, std::vector<double>> per_sm;
+    std::uint64_t first = ~0ull, last = 0;
+    for (const auto& r : recs) {
+      double c = static_cast<double>(r.stop_cycles - r.start_cycles);
+      if (subtract_overhead) c -= overhead_;
+      cyc.push_back(c);
+      ns.push_back(static_cast<double>(r.stop_ns - r.start_ns));
+      per_sm[r.smid].push_back(c);
+      first = std::min(first, r.start_ns);
+      last = std::max(last, r.stop_ns);
+    }
+    st.cycles = summarize(cyc);
+    st.ns = summarize(ns);
+    st.sms = static_cast<int>(per_sm.size());
+    bool init = false;
+    for (auto& kv : per_sm) {
+      const double med = summarize(kv.second).median;
+      st.sm_median_min = init ? std::min(st.sm_median_min, med) : med;
+      st.sm_median_max = init ? std::max(st.sm_median_max, med) : med;
+      init = true;
+    }
+    st.span_ns = static_cast<double>(last - first);
+    return st;
+  }
+
+ private:
+  region_scope scope_;
+  device_buffer<region_record> buf_;
+  double overhead_ = 0;
+};
+
+}  // namespace cuprobe

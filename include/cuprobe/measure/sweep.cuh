@@ -1,0 +1,105 @@
+// cuprobe/measure/sweep.cuh: parameter grids (cartesian and zipped) and a progress line.
+//
+//   auto pts = cuprobe::sweep::cartesian({{"blocks_per_sm", {1, 2, 4, 8}},
+//                                         {"threads", {128, 256, 512, 1024}}});
+//   cuprobe::sweep::run(pts, "dram.read", [&](const cuprobe::sweep::point& p) {
+//     int b = p.get_int("blocks_per_sm"), t = p.get_int("threads");  ...
+//   });
+//
+// A point is a JSON object (name -> value), so it goes straight into measurement::params.
+// run() writes "[k/n] name a=1 b=2" to stderr, rewriting one line on a terminal.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/core/json.cuh"
+
+namespace cuprobe::sweep {
+
+/// One named axis and its values.
+struct axis {
+  std::string name;
+  std::vector<json> values;
+  axis(std::string n, std::initializer_list<json> v) : name(std::move(n)), values(v) {}
+  axis(std::string n, std::vector<json> v) : name(std::move(n)), values(std::move(v)) {}
+  template <class T>
+  static axis of(std::string n, const std::vector<T>& v) {
+    std::vector<json> j;
+    for (const auto& x : v) j.emplace_back(x);
+    return axis(std::move(n), std::move(j));
+  }
+};
+
+/// One point of a grid: values by axis name.
+struct point {
+  json values = json::object();
+  const json& operator[](const std::string& name) const { return values.at(name); }
+  long long get_int(const std::string& name) const { return values.at(name).as_integer(); }
+  double get_number(const std::string& name) const { return values.at(name).as_number(); }
+  const std::string& get_string(const std::string& name) const {
+    return values.at(name).as_string();
+  }
+  std::string label() const {
+    std::string s;
+    for (const auto& kv : values.items()) {
+      if (!s.empty()) s += ' ';
+      s += kv.first + "=" + (kv.second.is_string() ? kv.second.as_string() : kv.second.dump());
+    }
+    return s;
+  }
+};
+
+/// Every combination of the axes' values; the last axis varies fastest.
+inline std::vector<point> cartesian(const std::vector<axis>& axes) {
+  std::vector<point> out(1);
+  for (const auto& a : axes) {
+    require(!a.values.empty(), "sweep::cartesian: axis '" + a.name + "' has no values");
+    std::vector<point> next;
+    for (const auto& p : out)
+      for (const auto& v : a.values) {
+        point q = p;
+        q.values[a.name] = v;
+        next.push_back(std::move(q));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+/// The i-th values of all axes together; every axis must have the same length.
+inline std::vector<point> zipped(const std::vector<axis>& axes) {
+  require(!axes.empty(), "sweep::zipped: no axes");
+  const std::size_t n = axes.front().values.size();
+  for (const auto& a : axes)
+    require(a.values.size() == n, "sweep::zipped: axis '" + a.name + "' has " +
+                                      std::to_string(a.values.size()) + " values, expected " +
+                                      std::to_string(n));
+  std::vector<point> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const auto& a : axes) out[i].values[a.name] = a.values[i];
+  return out;
+}
+
+/// Calls f(point) for each point, with a progress line on stderr.
+template <class F>
+void run(const std::vector<point>& points, const std::string& name, F&& f, bool progress = true) {
+  const bool tty = isatty(fileno(stderr));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (progress) {
+      std::fprintf(stderr, "%s[%zu/%zu] %s %s%s", tty ? "\r\033[K" : "", i + 1, points.size(),
+                   name.c_str(), points[i].label().c_str(), tty ? "" : "\n");
+      std::fflush(stderr);
+    }
+    f(points[i]);
+  }
+  if (progress && tty) std::fprintf(stderr, "\n");
+}
+
+}  // namespace cuprobe::sweep

@@ -1,0 +1,129 @@
+// cuprobe/report/meta.cuh: what a results file says about where it came from: library
+// version, date, command line, compile flags, git commit, and the device as JSON.
+//
+//   cuprobe::json meta = cuprobe::run_meta(argc, argv);
+//   cuprobe::json dev  = cuprobe::to_json(cuprobe::device_info::query());
+//
+// The commit is CUPROBE_GIT_SHA from the environment, else the CUPROBE_GIT_SHA macro (the
+// examples' CMake sets it at configure time, "-dirty" when the tree had changes), else
+// "unknown". Compile flags: CUPROBE_COMPILE_FLAGS when the build defines it, plus what the
+// compiler itself says (nvcc version, the CUDA architectures of this translation unit, NDEBUG).
+#pragma once
+
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+#include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/json.cuh"
+#include "cuprobe/core/version.cuh"
+#include "cuprobe/measure/nvml.cuh"
+
+#define CUPROBE_STRINGIFY_(x) #x
+#define CUPROBE_STRINGIFY(x) CUPROBE_STRINGIFY_(x)
+
+namespace cuprobe {
+
+/// "2026-11-29T12:34:56Z"
+inline std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return b;
+}
+
+inline std::string git_commit() {
+  if (const char* e = std::getenv("CUPROBE_GIT_SHA"); e && *e) return e;
+#ifdef CUPROBE_GIT_SHA
+  return CUPROBE_GIT_SHA;
+#else
+  return "unknown";
+#endif
+}
+
+inline std::string compile_flags() {
+  std::string s;
+#ifdef CUPROBE_COMPILE_FLAGS
+  s = CUPROBE_COMPILE_FLAGS;
+#endif
+#ifdef __CUDACC_VER_MAJOR__
+  s += std::string(s.empty() ? "" : " | ") + "nvcc " CUPROBE_STRINGIFY(__CUDACC_VER_MAJOR__) "." CUPROBE_STRINGIFY(
+           __CUDACC_VER_MINOR__) "." CUPROBE_STRINGIFY(__CUDACC_VER_BUILD__);
+#endif
+#ifdef __CUDA_ARCH_LIST__
+  s += " | arch " CUPROBE_STRINGIFY(__CUDA_ARCH_LIST__);
+#endif
+#ifdef NDEBUG
+  s += " | NDEBUG";
+#endif
+  return s;
+}
+
+inline std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
+  return s;
+}
+
+inline json run_meta(int argc, char** argv) {
+  json m = json::object();
+  m["library"] = "cuprobe";
+  m["library_version"] = version_string;
+  m["date"] = utc_now_iso8601();
+  m["command_line"] = command_line(argc, argv);
+  m["compile_flags"] = compile_flags();
+  m["commit"] = git_commit();
+  return m;
+}
+
+inline json to_json(const device_info& d) {
+  json j = json::object();
+  j["name"] = d.name;
+  j["uuid"] = d.uuid;
+  j["pci_bus_id"] = d.pci_bus_id;
+  j["compute_capability"] = d.compute_capability();
+  j["sm_count"] = d.sm_count;
+  j["max_threads_per_sm"] = d.max_threads_per_sm;
+  j["max_blocks_per_sm"] = d.max_blocks_per_sm;
+  j["regs_per_sm"] = d.regs_per_sm;
+  j["l2_bytes"] = d.l2_bytes;
+  j["smem_per_sm_bytes"] = d.smem_per_sm;
+  j["smem_per_block_optin_bytes"] = d.smem_per_block_optin;
+  j["global_mem_bytes"] = d.global_mem_bytes;
+  j["memory_bus_width_bits"] = d.memory_bus_width_bits;
+  j["memory_clock_mhz"] = d.memory_clock_khz / 1e3;
+  j["sm_clock_max_mhz"] = d.sm_clock_khz / 1e3;
+  j["nominal_dram_gb_per_s"] = d.nominal_dram_bytes_per_s() / 1e9;
+  j["ecc_enabled"] = d.ecc_enabled;
+  j["driver_api_version"] = device_info::version_text(d.driver_version);
+  j["runtime_version"] = device_info::version_text(d.runtime_version);
+  const std::string drv = nvml::instance().driver_version();
+  j["driver_version"] = drv.empty() ? json("unavailable") : json(drv);
+  return j;
+}
+
+/// NVML reading as JSON; unread fields are null; no NVML: {"available": false}.
+inline json to_json(const nvml_sample& s) {
+  json j = json::object();
+  j["available"] = s.available;
+  if (!s.available) return j;
+  auto num = [](double v) { return v < 0 ? json() : json(v); };
+  j["sm_clock_mhz"] = num(s.sm_clock_mhz);
+  j["mem_clock_mhz"] = num(s.mem_clock_mhz);
+  j["max_sm_clock_mhz"] = num(s.max_sm_clock_mhz);
+  j["max_mem_clock_mhz"] = num(s.max_mem_clock_mhz);
+  j["power_w"] = num(s.power_w);
+  j["power_limit_w"] = num(s.power_limit_w);
+  j["temperature_c"] = num(s.temperature_c);
+  j["clock_event_reasons"] = json::array_of(clock_event_reason_names(s.clock_event_reasons));
+  j["ecc"] = s.ecc_current < 0 ? json() : json(s.ecc_current == 1);
+  j["persistence_mode"] = s.persistence_mode < 0 ? json() : json(s.persistence_mode == 1);
+  return j;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,56 @@
+// cuprobe/report/summary.cuh: the headline file, schema "cuprobe.summary/1".
+//
+//   cuprobe::summary_file s(argc, argv);
+//   s.set("clock.sm.effective_mhz", 1980.0);
+//   s.write("docs/results/h200/summary.json");
+//
+//   {"schema": "cuprobe.summary/1", "device": {...}, "commit": "<git sha>",
+//    "command": "<command line>", "date": "...", "metrics": {"<key>": number, ...}}
+//
+// Always written by a program (device_report), never by hand. Keys are dotted names; a value
+// that could not be measured is left out rather than written as a guess.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include "cuprobe/core/json.cuh"
+#include "cuprobe/report/csv.cuh"
+#include "cuprobe/report/meta.cuh"
+
+namespace cuprobe {
+
+inline constexpr const char* summary_schema = "cuprobe.summary/1";
+
+class summary_file {
+ public:
+  summary_file(int argc, char** argv, const device_info& dev)
+      : device_(cuprobe::to_json(dev)), command_(command_line(argc, argv)) {}
+
+  /// Sets a metric; non-finite values are refused (a metric is a measured number).
+  void set(const std::string& key, double value) {
+    require(std::isfinite(value), "summary metric '" + key + "' is not a finite number");
+    metrics_[key] = value;
+  }
+  bool has(const std::string& key) const { return metrics_.find(key) != nullptr; }
+  const json& metrics() const { return metrics_; }
+
+  json to_json() const {
+    json j = json::object();
+    j["schema"] = summary_schema;
+    j["device"] = device_;
+    j["commit"] = git_commit();
+    j["command"] = command_;
+    j["date"] = utc_now_iso8601();
+    j["metrics"] = metrics_;
+    return j;
+  }
+  void write(const std::string& path) const { write_text(path, to_json().dump(2) + "\n"); }
+
+ private:
+  json device_;
+  std::string command_;
+  json metrics_ = json::object();
+};
+
+}  // namespace cuprobe

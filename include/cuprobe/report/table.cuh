@@ -1,0 +1,105 @@
+// cuprobe/report/table.cuh: an aligned console table, and number formatting for reports.
+//
+//   cuprobe::table t({"case", "GB/s", "flags"});
+//   t.add_row({"read float4 .cg", cuprobe::fmt(4512.3, 1), ""});
+//   t.print();   // columns padded; numbers right-aligned
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+/// `v` with `precision` digits after the point; "-" for negative "unknown" values when
+/// `negative_is_unknown`, "nan" for NaN.
+inline std::string fmt(double v, int precision = 2, bool negative_is_unknown = false) {
+  if (v != v) return "nan";
+  if (negative_is_unknown && v < 0) return "-";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", precision, v);
+  return b;
+}
+
+/// Bytes with a binary unit: "4 KiB", "1.5 MiB", "4 GiB".
+inline std::string fmt_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char b[64];
+  std::snprintf(b, sizeof b, bytes == static_cast<long long>(bytes) ? "%.0f %s" : "%.1f %s", bytes,
+                units[u]);
+  return b;
+}
+
+class table {
+ public:
+  explicit table(std::vector<std::string> header) : header_(std::move(header)) {}
+  table& add_row(std::vector<std::string> row) {
+    row.resize(header_.size());
+    rows_.push_back(std::move(row));
+    return *this;
+  }
+  std::size_t rows() const noexcept { return rows_.size(); }
+
+  std::string str() const {
+    std::vector<std::size_t> w(header_.size());
+    for (std::size_t c = 0; c < header_.size(); ++c) w[c] = header_[c].size();
+    for (const auto& r : rows_)
+      for (std::size_t c = 0; c < r.size(); ++c) w[c] = std::max(w[c], r[c].size());
+    std::string out;
+    auto line = [&](const std::vector<std::string>& r, bool head) {
+      for (std::size_t c = 0; c < r.size(); ++c) {
+        const bool right = !head && is_number(r[c]);
+        const std::string pad(w[c] - r[c].size(), ' ');
+        out += right ? pad + r[c] : r[c] + pad;
+        if (c + 1 < r.size()) out += "  ";
+      }
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      out += '\n';
+    };
+    line(header_, true);
+    std::vector<std::string> rule;
+    for (auto n : w) rule.emplace_back(n, '-');
+    line(rule, true);
+    for (const auto& r : rows_) line(r, false);
+    return out;
+  }
+  void print(std::FILE* f = stdout) const { std::fputs(str().c_str(), f); }
+
+  /// The same table as GitHub-flavoured Markdown (numbers right-aligned).
+  std::string markdown() const {
+    auto row = [](const std::vector<std::string>& r) {
+      std::string out = "|";
+      for (const auto& c : r) out += " " + c + " |";
+      return out + "\n";
+    };
+    std::string out = row(header_);
+    std::string rule = "|";
+    for (std::size_t c = 0; c < header_.size(); ++c) {
+      bool numeric = !rows_.empty();
+      for (const auto& r : rows_) numeric = numeric && (r[c].empty() || is_number(r[c]));
+      rule += numeric ? " ---: |" : " --- |";
+    }
+    out += rule + "\n";
+    for (const auto& r : rows_) out += row(r);
+    return out;
+  }
+
+ private:
+  static bool is_number(const std::string& s) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    return end && *end == '\0';
+  }
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace cuprobe

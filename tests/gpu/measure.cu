@@ -1,0 +1,204 @@
+// gpu tier: measure/ (event timer, in-kernel clocks, region timer, NVML, the runner)
+#define CUPROBE_TESTING_MAIN
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/measure/event_timer.cuh>
+#include <cuprobe/measure/nvml.cuh>
+#include <cuprobe/measure/region_timer.cuh>
+#include <cuprobe/measure/runner.cuh>
+#include <cuprobe/measure/timer_calibration.cuh>
+
+#include <cstdint>
+
+namespace {
+
+__global__ void sleep_for(std::uint64_t ns, std::uint64_t* elapsed_ns) {
+  const std::uint64_t g0 = cuprobe::ptx::globaltimer();
+  std::uint64_t g = g0;
+  while (g - g0 < ns) {
+    __nanosleep(1000);
+    g = cuprobe::ptx::globaltimer();
+  }
+  *elapsed_ns = g - g0;
+}
+
+template <int N>
+__global__ void chain(cuprobe::region_timer_view t, float* out, float a, float b) {
+  float x = out[threadIdx.x];
+  const auto r = t.start();
+#pragma unroll
+  for (int i = 0; i < N; ++i) x = fmaf(x, a, b);
+  cuprobe::ptx::keep_register(x);
+  t.stop(r);
+  out[threadIdx.x] = x;
+}
+
+template <int N>
+double chain_cycles() {
+  cuprobe::region_timer t(cuprobe::region_scope::thread, 1);
+  cuprobe::device_buffer<float> out(1);
+  out.fill(1.0f);
+  for (int rep = 0; rep < 3; ++rep) {  // the first launches warm the instruction cache
+    chain<N><<<1, 1>>>(t.view(), out.data(), 0.999f, 0.001f);
+    CUPROBE_CHECK_LAUNCH("chain");
+    CUPROBE_CHECK(cudaDeviceSynchronize());
+  }
+  return t.analyse().cycles.median;
+}
+
+__global__ void count_calls(unsigned* counter, unsigned rotation, unsigned* seen) {
+  atomicAdd(counter, 1u);
+  atomicOr(seen, 1u << rotation);
+}
+
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("event timer and globaltimer agree within 2 % on a 20 ms sleep") {
+  cuprobe::device_buffer<std::uint64_t> g(1);
+  cuprobe::cuda_stream s;
+  cuprobe::event_timer t(s);
+  sleep_for<<<1, 1, 0, s>>>(1000000, g.data());  // warm-up: module load, clocks up
+  for (int i = 0; i < 3; ++i) {
+    t.start();
+    sleep_for<<<1, 1, 0, s>>>(20000000, g.data());
+    t.stop();
+    CUPROBE_CHECK_LAUNCH("sleep_for");
+    const double event_ns = t.seconds() * 1e9;
+    const double global_ns = static_cast<double>(g.to_host()[0]);
+    CHECK(global_ns >= 20e6);
+    CHECK(std::abs(event_ns - global_ns) / global_ns < 0.02);
+  }
+}
+
+CUPROBE_GPU_TEST_CASE("region timer counts a dependent chain of known length") {
+  const double c64 = chain_cycles<64>();
+  const double c512 = chain_cycles<512>();
+  const double c1024 = chain_cycles<1024>();
+  // Cycles grow linearly with the chain: the step from 512 to 1024 FMAs is 512 FMA latencies,
+  // and so is (almost) the step from 64 to 512 scaled by 512/448.
+  const double per_fma = (c1024 - c512) / 512.0;
+  MESSAGE("dependent FFMA latency: " << per_fma << " cycles (64: " << c64 << ", 512: " << c512
+                                     << ", 1024: " << c1024 << ")");
+  CHECK(per_fma >= 2.0);
+  CHECK(per_fma <= 8.0);
+  CHECK((c512 - c64) / 448.0 == doctest::Approx(per_fma).epsilon(0.05));
+}
+
+CUPROBE_GPU_TEST_CASE("region timer scopes, records and empty-region overhead") {
+  cuprobe::region_timer warp_t(cuprobe::region_scope::warp, 8 * 4);
+  cuprobe::device_buffer<float> out(128);
+  out.fill(1.0f);
+  chain<16><<<8, 128>>>(warp_t.view(), out.data(), 1.f, 0.f);
+  CUPROBE_CHECK_LAUNCH("chain");
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  const auto st = warp_t.analyse();
+  CHECK(st.records == 32);  // 8 blocks x 4 warps
+  CHECK(st.sms >= 1);
+  CHECK(st.cycles.min > 0);
+  CHECK(st.ns.median >= 0);
+  const double oh = warp_t.calibrate_overhead();
+  CHECK(oh > 0);
+  CHECK(oh < 1000);
+  const auto sub = warp_t.analyse(true);
+  CHECK(sub.overhead_subtracted);
+  CHECK(sub.cycles.median == doctest::Approx(st.cycles.median - oh));
+}
+
+CUPROBE_GPU_TEST_CASE("NVML is found and reads the clocks") {
+  auto& n = cuprobe::nvml::instance();
+  INFO(n.why_unavailable());
+  REQUIRE(n.available());
+  const auto dev = cuprobe::device_info::query();
+  auto h = n.device_by_uuid(dev.uuid);
+  REQUIRE(h != nullptr);
+  const auto s = n.sample(h);
+  CHECK(s.available);
+  CHECK(s.sm_clock_mhz > 0);
+  CHECK(s.max_sm_clock_mhz >= s.sm_clock_mhz);
+  CHECK(s.mem_clock_mhz > 0);
+  CHECK(s.power_w > 0);
+  CHECK(s.temperature_c > 0);
+  CHECK(s.ecc_current == (dev.ecc_enabled ? 1 : 0));
+  CHECK(!n.driver_version().empty());
+}
+
+CUPROBE_GPU_TEST_CASE("measure(): warm-up, samples, rotation, batches and graphs") {
+  cuprobe::device_buffer<unsigned> counter(1), seen(1);
+  counter.zero();
+  seen.zero();
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.stop = cuprobe::stopping_rule::fixed(5);
+  o.rotations = 3;
+  o.batch = 2;
+  auto m = cuprobe::measure(
+      "count",
+      [&](const cuprobe::launch_context& c) {
+        count_calls<<<1, 1, 0, c.stream>>>(counter.data(), unsigned(c.rotation), seen.data());
+      },
+      cuprobe::work::op_count(1, "one call"), o);
+  CHECK(m.samples_s.size() == 5);
+  CHECK(m.time.count == 5);
+  CHECK(counter.to_host()[0] == 2 + 5 * 2);  // warm-up + samples x batch
+  CHECK(seen.to_host()[0] == 7u);            // rotations 0, 1, 2 all used
+  CHECK(m.stop_verdict == "converged");
+  CHECK(m.rate.ops_per_s > 0);
+
+  counter.zero();
+  o.graph = true;
+  o.flush_l2 = true;
+  auto g = cuprobe::measure(
+      "count.graph",
+      [&](const cuprobe::launch_context& c) {
+        count_calls<<<1, 1, 0, c.stream>>>(counter.data(), unsigned(c.rotation), seen.data());
+      },
+      {}, o);
+  CHECK(counter.to_host()[0] == 2 * 2 + 5 * 2);  // graph replays: warm-up and samples
+  CHECK(g.samples_s.size() == 5);
+
+  counter.zero();
+  o = cuprobe::run_options{};
+  o.profile = true;
+  auto p = cuprobe::measure(
+      "count.profile", [&](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(counter.data(), 0, seen.data()); },
+      {}, o);
+  CHECK(counter.to_host()[0] == 1);  // exactly once
+  CHECK(p.stop_verdict == "profile");
+}
+
+CUPROBE_GPU_TEST_CASE("measure(): in-kernel iterations divide the sample; adaptive rule stops") {
+  cuprobe::device_buffer<std::uint64_t> g(1);
+  cuprobe::run_options o;
+  o.warmup = 1;
+  o.mode = cuprobe::loop_mode::in_kernel;
+  o.iterations = 10;  // the kernel "does 10 iterations" of 0.1 ms
+  o.stop = cuprobe::stopping_rule::adaptive(0.001, 0.5, 3, 50);
+  auto m = cuprobe::measure(
+      "sleep", [&](cudaStream_t s) { sleep_for<<<1, 1, 0, s>>>(1000000, g.data()); }, {}, o);
+  CHECK(m.time.median == doctest::Approx(1e-4).epsilon(0.2));
+  CHECK(m.samples_s.size() >= 3);
+  CHECK(m.env.before.available == cuprobe::nvml::instance().available());
+  CHECK(!cuprobe::has_flag(m.flags, "noisy"));
+}
+
+CUPROBE_GPU_TEST_CASE("timer characterisation returns sane values") {
+  const auto c = cuprobe::characterise_timers(10);
+  MESSAGE("clock32 " << c.clock32_overhead_cycles << " cyc, clock64 " << c.clock64_overhead_cycles
+                     << " cyc, globaltimer " << c.globaltimer_overhead_cycles << " cyc, tick "
+                     << c.globaltimer_tick_ns << " ns, event " << c.event_resolution_us
+                     << " us, SM " << c.effective_sm_clock_mhz << " MHz (NVML "
+                     << c.nvml_sm_clock_mhz << ")");
+  CHECK(c.clock32_overhead_cycles > 0);
+  CHECK(c.clock32_overhead_cycles < 200);
+  CHECK(c.clock64_overhead_cycles > 0);
+  CHECK(c.clock64_overhead_cycles < 200);
+  CHECK(c.globaltimer_tick_ns > 0);
+  CHECK(c.globaltimer_tick_ns < 2000);
+  CHECK(c.event_resolution_us > 0);
+  CHECK(c.event_resolution_us < 5);
+  CHECK(c.effective_sm_clock_mhz > 300);
+  CHECK(c.effective_sm_clock_mhz < 3500);
+  CHECK(c.clock_window_sms >= 1);
+  if (c.nvml_sm_clock_mhz > 0)
+    CHECK(c.effective_sm_clock_mhz == doctest::Approx(c.nvml_sm_clock_mhz).epsilon(0.05));
+}

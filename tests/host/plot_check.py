@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""host tier: tools/plot.py draws each kind of plot from a results file; the validator agrees.
+
+Exits 77 (CTest: skipped) when matplotlib is missing, saying so.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("SKIPPED: matplotlib is not installed; tools/plot.py was not exercised")
+    sys.exit(77)
+
+
+def bench(name, params, gbps):
+    return {"name": name, "params": params, "work": {"accounting": "read: N bytes"},
+            "samples_s": [1e-3, 1.1e-3], "summary": {"count": 2, "min": 1e-3, "median": 1.05e-3,
+            "mean": 1.05e-3, "max": 1.1e-3, "stdev": 7e-5, "rel_stdev": 0.07},
+            "rates": {"gb_per_s": gbps}, "environment": {"before": {}, "after": {}}, "flags": []}
+
+
+doc = {"schema": "cuprobe.results/1",
+       "meta": {k: "x" for k in ("library_version", "date", "command_line", "compile_flags", "commit")},
+       "device": {"name": "Test GPU", "compute_capability": "9.0", "uuid": "GPU-0", "sm_count": 2},
+       "benchmarks": [bench("dram.read", {"blocks_per_sm": b, "threads": t, "bytes": b * t * 1024},
+                            100.0 * b + t) for b in (1, 2, 4) for t in (128, 256)],
+       "extra": {}}
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "r.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    plot = [sys.executable, os.path.join(root, "tools", "plot.py")]
+    subprocess.run([sys.executable, os.path.join(root, "tools", "validate_results.py"), path], check=True)
+    runs = {
+        "line.png": ["line", path, "--x", "bytes", "--y", "rates.gb_per_s", "--series", "threads", "--logx"],
+        "heat.png": ["heatmap", path, "--x", "threads", "--y", "blocks_per_sm", "--value", "rates.gb_per_s"],
+        "bar.png": ["bar", path, "--label", "threads", "--value", "rates.gb_per_s", "--where", "params.blocks_per_sm=2"],
+    }
+    for out, args in runs.items():
+        target = os.path.join(d, out)
+        subprocess.run(plot + args + ["-o", target], check=True)
+        with open(target, "rb") as f:
+            head = f.read(8)
+        assert head == b"\x89PNG\r\n\x1a\n", f"{out} is not a PNG"
+        assert os.path.getsize(target) > 2000, f"{out} is suspiciously small"
+    # A selection that matches nothing is an error, not an empty plot.
+    r = subprocess.run(plot + ["bar", path, "--value", "rates.gb_per_s", "--where", "name=none", "-o",
+                               os.path.join(d, "none.png")], capture_output=True)
+    assert r.returncode != 0
+print("plot.py: line, heatmap and bar plots written and checked")
