@@ -3,9 +3,15 @@
 //   build/h200/examples/device_report --summary docs/results/h200/summary.json
 //
 // Sections: the device (device_info), its environment now (NVML), the timers (overheads,
-// resolution, effective SM clock). The headline numbers go to --summary (schema
-// cuprobe.summary/1), written by this program only.
+// resolution, effective SM clock), compute (FP32 FMA peak and latencies) and memory (DRAM
+// bandwidth, the latency ladder, L2 bandwidth). The headline numbers go to --summary (schema
+// cuprobe.summary/1), written by this program only; --json keeps every measurement behind them.
+// The sections are short versions of examples/timers, fma_throughput, instruction_table,
+// dram_bandwidth, latency_ladder and cache_bandwidth, through the same suite/ functions.
 #include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite/compute.cuh>
+#include <cuprobe/suite/latency.cuh>
+#include <cuprobe/suite/memory.cuh>
 
 #include <cstdio>
 #include <string>
@@ -57,11 +63,15 @@ void print_environment(const cuprobe::device_info& d) {
     reasons += (reasons.empty() ? "" : ", ") + r;
   std::printf("clock event reasons %s\n", reasons.empty() ? "none" : reasons.c_str());
   std::printf("ECC / persistence   %s / %s\n",
-              s.ecc_current < 0 ? "unavailable" : s.ecc_current ? "on" : "off",
-              s.persistence_mode < 0 ? "unavailable" : s.persistence_mode ? "on" : "off");
+              s.ecc_current < 0 ? "unavailable"
+              : s.ecc_current   ? "on"
+                                : "off",
+              s.persistence_mode < 0 ? "unavailable"
+              : s.persistence_mode   ? "on"
+                                     : "off");
 }
 
-void report_timers(cuprobe::summary_file& sum, bool quick) {
+double report_timers(cuprobe::summary_file& sum, bool quick) {
   section("timers");
   const int repeats = quick ? 3 : 7;
   std::vector<double> c32, c64, tick, ev, mhz, nvml;
@@ -88,12 +98,116 @@ void report_timers(cuprobe::summary_file& sum, bool quick) {
   sum.set("timer.event.resolution_us", med(ev));
   sum.set("clock.sm.effective_mhz", med(mhz));
   if (!nvml.empty()) sum.set("clock.sm.nvml_mhz", med(nvml));
+  return med(mhz);
+}
+
+void report_compute(const cuprobe::device_info& d, cuprobe::summary_file& sum,
+                    cuprobe::results& res) {
+  section("compute");
+  namespace ops = cuprobe::gen::ops;
+  using op = ops::fma_f32;
+  cuprobe::suite::throughput_result best;
+  for (unsigned block : {512u, 1024u}) {
+    auto r = cuprobe::suite::chain_throughput<op, 8>(d, block);
+    cuprobe::require(r.check.ok, "FMA validation failed: " + r.check.message);
+    if (best.m.samples_s.empty() || r.m.rate.flop_per_s > best.m.rate.flop_per_s) best = r;
+    res.add(r.m);
+  }
+  std::printf(
+      "FP32 FMA            %.2f TFLOP/s = %.1f %% of %.2f TFLOP/s peak at %.0f MHz "
+      "(8 chains, %s threads)\n",
+      best.m.tflop_per_s(), 100 * best.fraction_of_peak, best.peak_ops_per_s / 1e12,
+      best.m.rate.clock_mhz, best.m.params.at("block").dump().c_str());
+  sum.set("fma.f32.tflops", best.m.tflop_per_s());
+  sum.set("fma.f32.fraction_of_peak", best.fraction_of_peak);
+  auto lat = [&](const char* name, auto l) {
+    cuprobe::require(l.check.ok, std::string("latency validation failed: ") + l.check.message);
+    std::printf("%-19s %.2f cycles (dependent)\n", name, l.cycles_per_step);
+    return l.cycles_per_step;
+  };
+  sum.set("fma.f32.latency_cycles", lat("FFMA latency", cuprobe::suite::chain_latency<op>()));
+  lat("DFMA latency", cuprobe::suite::chain_latency<ops::fma_f64>());
+  lat("HFMA2 latency", cuprobe::suite::chain_latency<ops::hfma2_f16>());
+}
+
+void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cuprobe::results& res,
+                   double clock_mhz, bool quick) {
+  section("memory");
+  namespace gen = cuprobe::gen;
+  const std::vector<std::pair<int, int>> configs =
+      quick ? std::vector<std::pair<int, int>>{{4, 512}, {8, 256}}
+            : std::vector<std::pair<int, int>>{{2, 1024}, {4, 512}, {8, 256}, {16, 128}};
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.stop = cuprobe::stopping_rule::fixed(10);
+  double bw[3] = {0, 0, 0};
+  const gen::stream_pattern pats[3] = {gen::stream_pattern::read, gen::stream_pattern::write,
+                                       gen::stream_pattern::copy};
+  const char* keys[3] = {"dram.read.tbps", "dram.write.tbps", "dram.copy.tbps"};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<cuprobe::measurement> all;
+    const auto m = cuprobe::suite::best_dram_bandwidth(d, pats[i], configs, {"cg", "cs"}, o, &all);
+    for (auto& x : all) res.add(std::move(x));
+    bw[i] = m.rate.bytes_per_s;
+    std::printf("DRAM %-6s         %.2f TB/s (%s, %s x %s, %s)%s\n", gen::to_string(pats[i]),
+                bw[i] / 1e12, m.params.at("case").as_string().c_str(),
+                m.params.at("blocks_per_sm").dump().c_str(), m.params.at("threads").dump().c_str(),
+                m.declared.accounting.c_str(),
+                cuprobe::has_flag(m.flags, "above_dram_peak") ? "  FLAG above_dram_peak" : "");
+    sum.set(keys[i], bw[i] / 1e12);
+  }
+  auto mc = cuprobe::suite::memcpy_bandwidth(cuprobe::suite::dram_elements(d, 16) * 16, o);
+  std::printf("cudaMemcpy D2D      %.2f TB/s (read + written); copy kernel / memcpy = %.3f\n",
+              mc.rate.bytes_per_s / 1e12, bw[2] / mc.rate.bytes_per_s);
+  sum.set("dram.copy_vs_memcpy", bw[2] / mc.rate.bytes_per_s);
+  sum.set("dram.memcpy.tbps", mc.rate.bytes_per_s / 1e12);
+  res.add(std::move(mc));
+
+  // L2 read bandwidth: .cg float4 reads of 4, 8 and 16 MiB arrays, many passes per launch.
+  {
+    const auto kernels =
+        gen::stream_kernels<gen::type_list<float4>, gen::type_list<cuprobe::ptx::cache::cg>,
+                            gen::pattern_list<gen::stream_pattern::read>,
+                            gen::mode_list<cuprobe::loop_mode::in_kernel>>();
+    std::vector<double> v;
+    for (std::size_t mib : {4, 8, 16}) {
+      gen::stream_workload w(gen::stream_pattern::read, 16, (mib << 20) / 16);
+      w.fill_inputs(5);
+      auto r = cuprobe::suite::stream_bandwidth(
+          kernels[0], w, gen::stream_shape(4, 256, d.sm_count), cuprobe::loop_mode::in_kernel,
+          std::uint32_t((512u << 20) / (mib << 20)), o, false);
+      r.check.require();
+      v.push_back(r.m.rate.bytes_per_s);
+      res.add(std::move(r.m));
+    }
+    const double l2 = cuprobe::summarize(v).median;
+    std::printf("L2 read (.cg)       %.2f TB/s (median over 4, 8, 16 MiB working sets)\n",
+                l2 / 1e12);
+    sum.set("l2.read.tbps", l2 / 1e12);
+  }
+
+  cuprobe::suite::latency_ladder_options lo;
+  lo.max_bytes = std::size_t(1) << 30;
+  lo.points_per_octave = 1;
+  lo.repeats = quick ? 1 : 3;
+  lo.cg_max_bytes = 0;
+  lo.max_steps = 1u << 16;
+  const auto lad = cuprobe::suite::latency_ladder(d, clock_mhz, lo, [](const std::string&) {});
+  for (auto& m : lad.points) res.add(m);
+  auto show = [&](const char* name, const char* key, double c) {
+    std::printf("%-19s %.1f cycles = %.1f ns\n", name, c, c / clock_mhz * 1e3);
+    if (c > 0) sum.set(key, c);
+  };
+  show("latency L1", "latency.l1.cycles", lad.l1);
+  show("latency L2", "latency.l2.cycles", lad.l2);
+  show("latency DRAM", "latency.dram.cycles", lad.dram);
+  show("latency shared", "latency.smem.cycles", lad.smem);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return cuprobe::guarded_main([&] {
     const auto cli = cuprobe::cli::parse(argc, argv, "device_report: a one-page report of this GPU",
                                          {{"--summary", "write the headline metrics (JSON) here"}});
     const auto d = cuprobe::device_info::query();
@@ -102,14 +216,15 @@ int main(int argc, char** argv) {
     cuprobe::summary_file sum(argc, argv, d);
     print_device(d);
     print_environment(d);
-    report_timers(sum, cli.quick);
+    const double mhz = report_timers(sum, cli.quick);
+    cuprobe::results res(argc, argv);
+    report_compute(d, sum, res);
+    report_memory(d, sum, res, mhz, cli.quick);
+    res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary", ""));
       std::printf("\nsummary written to %s\n", cli.get("--summary", "").c_str());
     }
     return 0;
-  } catch (const cuprobe::error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
+  });
 }

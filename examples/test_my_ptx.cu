@@ -30,10 +30,9 @@ CUPROBE_GPU_TEST_CASE("byte_swap32 reverses the bytes") {
   CHECK(run_on_device<std::uint32_t>([] __device__ { return byte_swap32(0x11223344u); }) ==
         0x44332211u);
   // Every thread of a launch, against a host reference.
-  const auto v = run_on_device<std::uint32_t>(cuprobe::launch_shape{dim3(4), dim3(256), 0},
-                                              [] __device__(unsigned long long i) {
-                                                return byte_swap32(std::uint32_t(i * 2654435761u));
-                                              });
+  const auto v = run_on_device<std::uint32_t>(
+      cuprobe::launch_shape{dim3(4), dim3(256), 0},
+      [] __device__(unsigned long long i) { return byte_swap32(std::uint32_t(i * 2654435761u)); });
   for (std::size_t i = 0; i < v.size(); ++i) {
     const std::uint32_t x = std::uint32_t(i * 2654435761u);
     const std::uint32_t ref = (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);

@@ -1,6 +1,7 @@
 // timers: what cuprobe's clocks cost and resolve on this GPU, and the SM clock actually seen.
 //
-//   build/h200/examples/timers --json docs/results/h200/timers.json --markdown docs/results/h200/timers.md
+//   build/h200/examples/timers --json docs/results/h200/timers.json --markdown
+//   docs/results/h200/timers.md
 //
 // Repeats the whole characterisation (measure/timer_calibration.cuh) and reports the median
 // and range across repeats; measures the empty region of the in-kernel region timer per scope;
@@ -40,100 +41,102 @@ const quantity quantities[] = {
 
 }  // namespace
 
-int main(int argc, char** argv) try {
-  const auto cli = cuprobe::cli::parse(argc, argv, "timers: timer overheads, resolution, SM clock",
-                                       {{"--markdown", "write a Markdown report to this path"}});
-  const auto dev = cuprobe::device_info::query();
-  cuprobe::arch::check_kernel_image();
-  const int repeats = cli.quick ? 3 : 11;
+int main(int argc, char** argv) {
+  return cuprobe::guarded_main([&] {
+    const auto cli =
+        cuprobe::cli::parse(argc, argv, "timers: timer overheads, resolution, SM clock",
+                            {{"--markdown", "write a Markdown report to this path"}});
+    const auto dev = cuprobe::device_info::query();
+    cuprobe::arch::check_kernel_image();
+    const int repeats = cli.quick ? 3 : 11;
 
-  std::vector<cuprobe::timer_characterisation> runs;
-  for (int i = 0; i < repeats; ++i) runs.push_back(cuprobe::characterise_timers(20));
+    std::vector<cuprobe::timer_characterisation> runs;
+    for (int i = 0; i < repeats; ++i) runs.push_back(cuprobe::characterise_timers(20));
 
-  cuprobe::results res(argc, argv);
-  cuprobe::table t({"quantity", "median", "min", "max", "unit"});
-  cuprobe::json& tj = res.extra("timers");
-  tj["repeats"] = repeats;
-  for (const auto& q : quantities) {
-    std::vector<double> v;
-    for (const auto& r : runs) v.push_back(r.*q.field);
-    const auto s = cuprobe::summarize(v);
-    t.add_row({q.name, cuprobe::fmt(s.median, 3), cuprobe::fmt(s.min, 3), cuprobe::fmt(s.max, 3),
-               q.unit});
-    cuprobe::json e = cuprobe::json::object();
-    e["unit"] = q.unit;
-    e["median"] = s.median;
-    e["min"] = s.min;
-    e["max"] = s.max;
-    e["values"] = cuprobe::json::array_of(v);
-    tj[q.name] = e;
-  }
-  std::vector<double> nvml;
-  for (const auto& r : runs)
-    if (r.nvml_sm_clock_mhz > 0) nvml.push_back(r.nvml_sm_clock_mhz);
-  const double nvml_mhz = nvml.empty() ? -1 : cuprobe::summarize(nvml).median;
-  t.add_row({"NVML SM clock while the clock kernel ran", cuprobe::fmt(nvml_mhz, 0, true), "", "",
-             "MHz"});
-  t.add_row({"NVML maximum SM clock", cuprobe::fmt(runs.back().nvml_max_sm_clock_mhz, 0, true), "",
-             "", "MHz"});
-  tj["nvml_sm_clock_mhz"] = nvml_mhz;
-  tj["nvml_max_sm_clock_mhz"] = runs.back().nvml_max_sm_clock_mhz;
-  tj["clock_window_ms"] = runs.back().clock_window_ms;
-  tj["clock_window_sms"] = runs.back().clock_window_sms;
+    cuprobe::results res(argc, argv);
+    cuprobe::table t({"quantity", "median", "min", "max", "unit"});
+    cuprobe::json& tj = res.extra("timers");
+    tj["repeats"] = repeats;
+    for (const auto& q : quantities) {
+      std::vector<double> v;
+      for (const auto& r : runs) v.push_back(r.*q.field);
+      const auto s = cuprobe::summarize(v);
+      t.add_row({q.name, cuprobe::fmt(s.median, 3), cuprobe::fmt(s.min, 3), cuprobe::fmt(s.max, 3),
+                 q.unit});
+      cuprobe::json e = cuprobe::json::object();
+      e["unit"] = q.unit;
+      e["median"] = s.median;
+      e["min"] = s.min;
+      e["max"] = s.max;
+      e["values"] = cuprobe::json::array_of(v);
+      tj[q.name] = e;
+    }
+    std::vector<double> nvml;
+    for (const auto& r : runs)
+      if (r.nvml_sm_clock_mhz > 0) nvml.push_back(r.nvml_sm_clock_mhz);
+    const double nvml_mhz = nvml.empty() ? -1 : cuprobe::summarize(nvml).median;
+    t.add_row({"NVML SM clock while the clock kernel ran", cuprobe::fmt(nvml_mhz, 0, true), "", "",
+               "MHz"});
+    t.add_row({"NVML maximum SM clock", cuprobe::fmt(runs.back().nvml_max_sm_clock_mhz, 0, true),
+               "", "", "MHz"});
+    tj["nvml_sm_clock_mhz"] = nvml_mhz;
+    tj["nvml_max_sm_clock_mhz"] = runs.back().nvml_max_sm_clock_mhz;
+    tj["clock_window_ms"] = runs.back().clock_window_ms;
+    tj["clock_window_sms"] = runs.back().clock_window_sms;
 
-  // The in-kernel region timer's own cost, per scope (one block of 256 threads per SM).
-  cuprobe::table rt({"region scope", "empty region (median cycles)"});
-  for (auto [scope, name] : {std::pair{cuprobe::region_scope::thread, "thread"},
-                             std::pair{cuprobe::region_scope::warp, "warp"},
-                             std::pair{cuprobe::region_scope::block, "block"}}) {
-    cuprobe::region_timer r(scope, 1);
-    const double oh = r.calibrate_overhead(dev.sm_count, 256);
-    rt.add_row({name, cuprobe::fmt(oh, 1)});
-    tj["region_overhead_cycles"][name] = oh;
-  }
+    // The in-kernel region timer's own cost, per scope (one block of 256 threads per SM).
+    cuprobe::table rt({"region scope", "empty region (median cycles)"});
+    for (auto [scope, name] : {std::pair{cuprobe::region_scope::thread, "thread"},
+                               std::pair{cuprobe::region_scope::warp, "warp"},
+                               std::pair{cuprobe::region_scope::block, "block"}}) {
+      cuprobe::region_timer r(scope, 1);
+      const double oh = r.calibrate_overhead(dev.sm_count, 256);
+      rt.add_row({name, cuprobe::fmt(oh, 1)});
+      tj["region_overhead_cycles"][name] = oh;
+    }
 
-  // Launch cost of an empty kernel, per launch and per launch inside a graph of 100.
-  cuprobe::run_options o;
-  o.warmup = 10;
-  o.stop = cuprobe::stopping_rule::fixed(cli.quick ? 20 : 200);
-  o.batch = 100;
-  const auto launch = [](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); };
-  res.add(cuprobe::measure("launch.empty_kernel", launch, cuprobe::work::op_count(1, "one launch"), o))
-      .with_param("batch", 100)
-      .with_param("graph", false);
-  o.graph = true;
-  res.add(cuprobe::measure("launch.empty_kernel", launch, cuprobe::work::op_count(1, "one launch"), o))
-      .with_param("batch", 100)
-      .with_param("graph", true);
+    // Launch cost of an empty kernel, per launch and per launch inside a graph of 100.
+    cuprobe::run_options o;
+    o.warmup = 10;
+    o.stop = cuprobe::stopping_rule::fixed(cli.quick ? 20 : 200);
+    o.batch = 100;
+    const auto launch = [](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); };
+    res.add(cuprobe::measure("launch.empty_kernel", launch,
+                             cuprobe::work::op_count(1, "one launch"), o))
+        .with_param("batch", 100)
+        .with_param("graph", false);
+    o.graph = true;
+    res.add(cuprobe::measure("launch.empty_kernel", launch,
+                             cuprobe::work::op_count(1, "one launch"), o))
+        .with_param("batch", 100)
+        .with_param("graph", true);
 
-  std::printf("cuprobe timers on %s (%d repeats)\n\n", dev.name.c_str(), repeats);
-  t.print();
-  std::printf("\n");
-  rt.print();
-  std::printf("\n");
-  res.print_table();
+    std::printf("cuprobe timers on %s (%d repeats)\n\n", dev.name.c_str(), repeats);
+    t.print();
+    std::printf("\n");
+    rt.print();
+    std::printf("\n");
+    res.print_table();
 
-  if (!cli.json_path.empty()) res.write_json(cli.json_path);
-  if (!cli.csv_path.empty()) res.write_csv(cli.csv_path);
-  if (cli.has("--markdown")) {
-    std::string md = "# Timers on " + dev.name + "\n\n";
-    md += "Made by `" + cuprobe::command_line(argc, argv) + "` at commit `" +
-          cuprobe::git_commit() + "` on " + cuprobe::utc_now_iso8601() + " (" +
-          std::to_string(repeats) + " repeats of the whole characterisation; median, min, max " +
-          "across repeats). JSON beside this file.\n\n";
-    md += t.markdown() + "\nIn-kernel region timer, empty region, one block of 256 threads per SM:\n\n";
-    md += rt.markdown() + "\nAn empty kernel launch, timed by the runner (events around 100 " +
-          "launches, per launch; the second row replays them as one CUDA graph):\n\n";
-    cuprobe::table lt({"mode", "median per launch (us)", "min (us)", "max (us)"});
-    for (const auto& m : res.measurements())
-      lt.add_row({m.params.at("graph").as_bool() ? "graph of 100" : "stream, 100 launches",
-                  cuprobe::fmt(m.time.median * 1e6, 3), cuprobe::fmt(m.time.min * 1e6, 3),
-                  cuprobe::fmt(m.time.max * 1e6, 3)});
-    md += lt.markdown();
-    cuprobe::write_text(cli.get("--markdown", ""), md);
-  }
-  return 0;
-} catch (const cuprobe::error& e) {
-  std::fprintf(stderr, "%s\n", e.what());
-  return 1;
+    res.write(cli);
+    if (cli.has("--markdown")) {
+      std::string md = "# Timers on " + dev.name + "\n\n";
+      md += "Made by `" + cuprobe::command_line(argc, argv) + "` at commit `" +
+            cuprobe::git_commit() + "` on " + cuprobe::utc_now_iso8601() + " (" +
+            std::to_string(repeats) + " repeats of the whole characterisation; median, min, max " +
+            "across repeats). JSON beside this file.\n\n";
+      md += t.markdown() +
+            "\nIn-kernel region timer, empty region, one block of 256 threads per SM:\n\n";
+      md += rt.markdown() + "\nAn empty kernel launch, timed by the runner (events around 100 " +
+            "launches, per launch; the second row replays them as one CUDA graph):\n\n";
+      cuprobe::table lt({"mode", "median per launch (us)", "min (us)", "max (us)"});
+      for (const auto& m : res.measurements())
+        lt.add_row({m.params.at("graph").as_bool() ? "graph of 100" : "stream, 100 launches",
+                    cuprobe::fmt(m.time.median * 1e6, 3), cuprobe::fmt(m.time.min * 1e6, 3),
+                    cuprobe::fmt(m.time.max * 1e6, 3)});
+      md += lt.markdown();
+      cuprobe::write_text(cli.get("--markdown", ""), md);
+    }
+    return 0;
+  });
 }

@@ -60,7 +60,7 @@ for e in "${examples[@]}"; do
   [ $build_ok = 1 ] || break
   args=("${flag[@]}" --json "$res/$e.json")
   case "$e" in
-    device_report) args=("${flag[@]}" --summary "$res/summary.json") ;;
+    device_report) args=("${flag[@]}" --summary "$res/summary.json" --json "$res/device_report.json") ;;
     timers) args+=(--markdown "$res/timers.md") ;;
   esac
   s=$(date +%s)

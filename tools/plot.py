@@ -2,7 +2,8 @@
 """Plot cuprobe results files (schema cuprobe.results/1) as PNG.
 
   plot.py line    RESULTS.json --x PARAM --y METRIC [--series PARAM] [--logx] [--logy] -o OUT.png
-  plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min] -o OUT.png
+  plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min]
+                  [--facet PARAM] -o OUT.png      (--facet: one heatmap per value, in a grid)
   plot.py bar     RESULTS.json --label FIELD --value METRIC [--horizontal] -o OUT.png
 
 FIELD / PARAM / METRIC are dotted paths into one benchmark of the file: "params.threads",
@@ -78,7 +79,7 @@ def plot_line(ax, benches, a):
         ax.legend(fontsize=8)
 
 
-def plot_heatmap(fig, ax, benches, a):
+def plot_heatmap(fig, ax, benches, a, colorbar=True):
     agg = {"max": max, "min": min, "median": statistics.median}[a.agg]
     cells = {}
     for b in benches:
@@ -101,7 +102,8 @@ def plot_heatmap(fig, ax, benches, a):
             if not math.isnan(v):
                 ax.text(j, i, f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}", ha="center",
                         va="center", fontsize=7, color="black" if v > 0.6 * top else "white")
-    fig.colorbar(im, ax=ax, label=a.ylabel or label_of(a.value))
+    if colorbar:
+        fig.colorbar(im, ax=ax, label=a.ylabel or label_of(a.value))
 
 
 def plot_bar(ax, benches, a):
@@ -129,6 +131,7 @@ def main(argv=None):
     p.add_argument("--value")
     p.add_argument("--label", default="name")
     p.add_argument("--series")
+    p.add_argument("--facet")
     p.add_argument("--agg", default="max", choices=["max", "min", "median"])
     p.add_argument("--logx", action="store_true")
     p.add_argument("--logy", action="store_true")
@@ -154,6 +157,26 @@ def main(argv=None):
     import matplotlib.pyplot as plt
 
     benches, device = load(a.results, where, a.name_prefix)
+    sel = ", ".join(f"{k}={v}" for k, v in where)
+    if a.kind == "heatmap" and a.facet:
+        groups = {}
+        for b in benches:
+            groups.setdefault(str(field(b, a.facet)), []).append(b)
+        keys = sorted(groups, key=sort_key)
+        cols = min(4, len(keys))
+        rows = (len(keys) + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), dpi=110, squeeze=False)
+        for i, key in enumerate(keys):
+            ax = axes[i // cols][i % cols]
+            plot_heatmap(fig, ax, groups[key], a, colorbar=False)
+            ax.set_title(key, fontsize=8)
+        for j in range(len(keys), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        fig.suptitle(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
+        fig.tight_layout()
+        fig.savefig(a.output)
+        print(f"wrote {a.output} ({len(benches)} benchmarks, {len(keys)} panels)")
+        return 0
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
     if a.kind == "line":
         plot_line(ax, benches, a)
@@ -161,7 +184,6 @@ def main(argv=None):
         plot_heatmap(fig, ax, benches, a)
     else:
         plot_bar(ax, benches, a)
-    sel = ", ".join(f"{k}={v}" for k, v in where)
     ax.set_title(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
     fig.tight_layout()
     fig.savefig(a.output)

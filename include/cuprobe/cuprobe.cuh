@@ -1,5 +1,6 @@
 // cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header.
 // (cuprobe/testing/ is not included here: it needs doctest. Include it in your tests.)
+// Layers, bottom-up (docs/guide.md): core, ptx, gen, measure, model, report, suite.
 #pragma once
 
 #include "cuprobe/core/arch.cuh"
@@ -10,7 +11,16 @@
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/core/version.cuh"
 
+#include "cuprobe/ptx/cache.cuh"
+#include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/timer.cuh"
+
+#include "cuprobe/gen/chain.cuh"
+#include "cuprobe/gen/chase.cuh"
+#include "cuprobe/gen/ops.cuh"
+#include "cuprobe/gen/ordering.cuh"
+#include "cuprobe/gen/stream.cuh"
+#include "cuprobe/gen/stream_check.cuh"
 
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
@@ -23,6 +33,9 @@
 #include "cuprobe/measure/stats.cuh"
 #include "cuprobe/measure/sweep.cuh"
 #include "cuprobe/measure/timer_calibration.cuh"
+
+#include "cuprobe/model/littles_law.cuh"
+#include "cuprobe/model/peak.cuh"
 
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"

@@ -39,6 +39,8 @@ with tempfile.TemporaryDirectory() as d:
     runs = {
         "line.png": ["line", path, "--x", "bytes", "--y", "rates.gb_per_s", "--series", "threads", "--logx"],
         "heat.png": ["heatmap", path, "--x", "threads", "--y", "blocks_per_sm", "--value", "rates.gb_per_s"],
+        "facets.png": ["heatmap", path, "--x", "threads", "--y", "blocks_per_sm", "--value", "rates.gb_per_s",
+                       "--facet", "threads"],
         "bar.png": ["bar", path, "--label", "threads", "--value", "rates.gb_per_s", "--where", "params.blocks_per_sm=2"],
     }
     for out, args in runs.items():

@@ -13,6 +13,12 @@
 
 namespace cuprobe {
 
+/// How a benchmark repeats its work: `launches` (one pass over the data per launch; each
+/// sample pays the launch once per pass) or `in_kernel` (the kernel makes several passes in one
+/// launch). The runner divides samples accordingly; gen/ kernels pick their loop from it.
+enum class loop_mode { launches, in_kernel };
+inline const char* to_string(loop_mode m) { return m == loop_mode::launches ? "launches" : "in_kernel"; }
+
 /// Grid, block and dynamic shared memory of one launch.
 struct launch_shape {
   dim3 grid{1, 1, 1};

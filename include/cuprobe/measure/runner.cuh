@@ -40,9 +40,6 @@
 
 namespace cuprobe {
 
-enum class loop_mode { launches, in_kernel };
-inline const char* to_string(loop_mode m) { return m == loop_mode::launches ? "launches" : "in_kernel"; }
-
 /// What the callable is told on each call.
 struct launch_context {
   cudaStream_t stream = nullptr;

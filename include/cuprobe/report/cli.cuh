@@ -85,4 +85,17 @@ struct cli {
   }
 };
 
+/// Runs an example's body and turns a cuprobe::error into one sentence on stderr and exit
+/// code 1 (no GPU, a GPU the program was not built for, bad options, failed validation):
+///   int main(int argc, char** argv) { return cuprobe::guarded_main([&] { ...; return 0; }); }
+template <class F>
+int guarded_main(F&& body) {
+  try {
+    return body();
+  } catch (const error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace cuprobe

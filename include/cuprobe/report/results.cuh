@@ -18,6 +18,7 @@
 
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/measure/runner.cuh"
+#include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"
 #include "cuprobe/report/meta.cuh"
 #include "cuprobe/report/table.cuh"
@@ -151,6 +152,11 @@ class results {
   }
   void write_json(const std::string& path) const { write_text(path, to_json().dump(1) + "\n"); }
   void write_csv(const std::string& path) const { write_text(path, measurements_csv(list_)); }
+  /// Writes what the command line asked for (--json, --csv).
+  void write(const cli& c) const {
+    if (!c.json_path.empty()) write_json(c.json_path);
+    if (!c.csv_path.empty()) write_csv(c.csv_path);
+  }
 
   /// One line per measurement: name, params, median, spread, rates, flags.
   void print_table(std::FILE* f = stdout) const {

@@ -1,0 +1,577 @@
+// cuprobe/gen/chase.cuh: pointer-chase latency (global and shared memory), working-set sweeps
+// and a plateau detector for the latency curve.
+//
+//   cuprobe::gen::chase_ring ring(64 << 20);                  // 64 MiB, one node per 128 B line
+//   auto r = cuprobe::gen::run_chase(ring, {.sm_clock_mhz = 1980});   // (C++20 designators)
+//   std::printf("%.1f cycles/hop = %.1f ns\n", r.cycles_per_hop, r.ns_per_hop);
+//   auto curve = cuprobe::gen::chase_sweep();                 // 4 KiB .. 4 GiB
+//   for (auto& p : cuprobe::gen::find_plateaus(cuprobe::gen::latency_curve(curve))) ...
+//
+// The ring: `nodes = bytes / stride` nodes, `stride` bytes apart; each node's first 8 bytes
+// hold the device address of the next node, linked in a random cyclic permutation (Sattolo's
+// algorithm, seeded), so one pass visits every node once and `p = *p` is a dependent chain
+// whose every hop lands on a random line (no prefetcher or coalescing can help). With
+// `rings = 32` the nodes form 32 disjoint rings (node i belongs to ring i % 32), one per lane
+// of a warp, each spanning the whole working set. docs/memory-latency.md explains every choice
+// (stride and TLB, warm-up, step cap, lanes).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuprobe/core/device_buffer.cuh"
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/timer.cuh"
+
+namespace cuprobe::gen {
+
+// ------------------------------------------------------------------------------------------
+// Loads. The chase kernel takes any callable `std::uint64_t load(const std::uint64_t*)`, e.g.
+// [] __device__ (const std::uint64_t* p) { return cuprobe::ptx::ld<cache::cg>(p); }.
+
+/// ld.global.u64 with the default cache operator (.ca: L1 and L2 on sm_70+).
+struct chase_load_global {
+  __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
+    std::uint64_t v;
+    asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+  }
+};
+
+/// ld.global.cg.u64: cached in L2 only, so the chase sees L2 latency for sets that fit in L1.
+struct chase_load_global_cg {
+  __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
+    std::uint64_t v;
+    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+  }
+};
+
+// ------------------------------------------------------------------------------------------
+// The ring.
+
+inline constexpr unsigned chase_warp_lanes = 32;
+
+/// Successor of every node (uint32 node indices; 4 bytes of host memory per node): `rings`
+/// disjoint rings, node i in ring i % rings, each ring one random cycle drawn by Sattolo's
+/// algorithm from a counter-based generator (same seed, same rings, on any machine). Nodes past
+/// the last multiple of `rings` are left out (their entry is their own index).
+inline std::vector<std::uint32_t> chase_successors(std::uint64_t nodes, unsigned rings,
+                                                   std::uint64_t seed) {
+  require(rings >= 1, "chase_successors: at least one ring");
+  require(nodes <= std::numeric_limits<std::uint32_t>::max(),
+          "chase_successors: at most 2^32 - 1 nodes (node indices are 32-bit); use a larger stride");
+  const std::uint64_t per_ring = nodes / rings;
+  require(per_ring >= 2, "chase_successors: each ring needs at least 2 nodes (" +
+                             std::to_string(nodes) + " nodes for " + std::to_string(rings) +
+                             " rings)");
+  std::vector<std::uint32_t> next(static_cast<std::size_t>(nodes));
+  for (std::uint64_t i = 0; i < nodes; ++i) next[i] = static_cast<std::uint32_t>(i);
+  for (unsigned r = 0; r < rings; ++r) {
+    // Sattolo on the ring's local indices 0..per_ring-1, kept in place at next[k*rings + r].
+    auto at = [&](std::uint64_t k) -> std::uint32_t& { return next[k * rings + r]; };
+    for (std::uint64_t k = 0; k < per_ring; ++k) at(k) = static_cast<std::uint32_t>(k);
+    const std::uint64_t stream = cuprobe::detail::mix64(seed ^ (0x9E3779B97F4A7C15ull * (r + 1)));
+    for (std::uint64_t i = per_ring - 1; i > 0; --i) {
+      const std::uint64_t j = ((cuprobe::detail::mix64(stream + i) >> 32) * i) >> 32;  // [0, i)
+      std::swap(at(i), at(j));
+    }
+    for (std::uint64_t k = 0; k < per_ring; ++k) at(k) = static_cast<std::uint32_t>(at(k) * rings + r);
+  }
+  return next;
+}
+
+namespace detail {
+template <int = 0>
+__global__ void chase_link_kernel(std::uint64_t* base, const std::uint32_t* next, std::uint64_t n,
+                                  std::uint64_t stride_words) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    base[i * stride_words] = reinterpret_cast<std::uint64_t>(base + next[i] * stride_words);
+}
+}  // namespace detail
+
+/// A ring in device memory (the working set). Built on the host (successors) and linked on the
+/// device (addresses), so a 4 GiB ring costs 4 bytes of host memory per node and no host copy
+/// of the working set. Move-only, like the memory it owns.
+class chase_ring {
+ public:
+  /// `bytes` is rounded down to a multiple of stride x rings. `stride` (bytes between nodes)
+  /// is a multiple of 8: 128 = one L1/L2 line; 4 KiB, 64 KiB, 2 MiB expose TLB reach.
+  explicit chase_ring(std::size_t bytes, std::size_t stride = 128, unsigned rings = 1,
+                      std::uint64_t seed = 1)
+      : stride_(stride), rings_(rings), seed_(seed) {
+    require(stride >= 8 && stride % 8 == 0,
+            "chase_ring: the stride must be a multiple of 8 bytes (a node holds an 8-byte address)");
+    require(rings == 1 || rings == chase_warp_lanes,
+            "chase_ring: rings must be 1 (one chain) or 32 (one ring per lane of a warp)");
+    nodes_ = bytes / stride / rings * rings;
+    require(nodes_ >= 2ull * rings, "chase_ring: " + std::to_string(bytes) + " bytes hold fewer than " +
+                                        std::to_string(2 * rings) + " nodes of stride " +
+                                        std::to_string(stride));
+    const std::vector<std::uint32_t> next = chase_successors(nodes_, rings, seed);
+    mem_ = device_buffer<std::uint64_t>(static_cast<std::size_t>(nodes_ * (stride / 8)));
+    device_buffer<std::uint32_t> d_next(next.size());
+    d_next.upload(next);
+    const std::uint64_t blocks = std::min<std::uint64_t>((nodes_ + 255) / 256, 4096);
+    detail::chase_link_kernel<<<static_cast<unsigned>(blocks), 256>>>(mem_.data(), d_next.data(),
+                                                                      nodes_, stride / 8);
+    CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_ring link kernel");
+    CUPROBE_CHECK(cudaDeviceSynchronize());
+  }
+
+  std::uint64_t nodes() const noexcept { return nodes_; }
+  std::uint64_t nodes_per_ring() const noexcept { return nodes_ / rings_; }
+  unsigned rings() const noexcept { return rings_; }
+  std::size_t stride() const noexcept { return stride_; }
+  /// The working set: nodes x stride.
+  std::size_t bytes() const noexcept { return static_cast<std::size_t>(nodes_ * stride_); }
+  std::uint64_t seed() const noexcept { return seed_; }
+  /// Device address of node i (ring r starts at node r).
+  std::uint64_t address(std::uint64_t node) const {
+    return reinterpret_cast<std::uint64_t>(mem_.data()) + node * stride_;
+  }
+  /// The node whose address is `a`; throws if `a` is not a node of this ring.
+  std::uint64_t node_of(std::uint64_t a) const {
+    const std::uint64_t base = address(0);
+    require(a >= base && (a - base) % stride_ == 0 && (a - base) / stride_ < nodes_,
+            "chase_ring: the chase ended at an address outside the ring; the load functor must "
+            "return the 8 bytes stored at the address it is given");
+    return (a - base) / stride_;
+  }
+  /// Reads the links back and turns them into node indices (for tests; copies the working set).
+  std::vector<std::uint32_t> successors_on_device() const {
+    const std::vector<std::uint64_t> words = mem_.to_host();
+    std::vector<std::uint32_t> next(static_cast<std::size_t>(nodes_));
+    for (std::uint64_t i = 0; i < nodes_; ++i)
+      next[i] = static_cast<std::uint32_t>(node_of(words[i * (stride_ / 8)]));
+    return next;
+  }
+  const device_buffer<std::uint64_t>& memory() const noexcept { return mem_; }
+
+ private:
+  device_buffer<std::uint64_t> mem_;
+  std::uint64_t nodes_ = 0;
+  std::size_t stride_;
+  unsigned rings_;
+  std::uint64_t seed_;
+};
+
+// ------------------------------------------------------------------------------------------
+// Running a chase.
+
+/// Who chases: one thread; a warp whose 32 lanes chase ring 0 from the same node (one address
+/// per warp load: the same latency as one thread, through the warp path); or a warp whose lane
+/// l chases its own ring l (32 different lines per warp load, 32 misses in flight).
+enum class chase_lanes { one, warp_same, warp_own };
+/// Warm-up before the timed hops: automatic (one full pass of the ring when it is no longer
+/// than max_steps, so that a ring that fits a cache is measured hitting it; none for longer
+/// rings, which no cache holds), none, or always one full pass.
+enum class chase_warmup { automatic, none, full_pass };
+
+inline const char* to_string(chase_lanes l) {
+  return l == chase_lanes::one ? "one" : l == chase_lanes::warp_same ? "warp_same" : "warp_own";
+}
+
+/// How long to chase and how to report it.
+struct chase_options {
+  chase_lanes lanes = chase_lanes::one;
+  chase_warmup warmup = chase_warmup::automatic;
+  unsigned passes = 4;                   ///< timed hops = nodes per ring x passes ...
+  std::uint64_t min_steps = 1u << 14;    ///< ... at least this many (small rings) ...
+  std::uint64_t max_steps = 1u << 19;    ///< ... at most this many (~0.3-0.5 s at DRAM latency)
+  double sm_clock_mhz = 0;               ///< SM clock for ns_per_hop; 0 leaves it NaN
+  cudaStream_t stream = nullptr;
+};
+
+/// Timed hops for a ring of `nodes_per_ring`: clamp(nodes x passes, min_steps, max_steps).
+inline std::uint64_t chase_timed_steps(std::uint64_t nodes_per_ring, const chase_options& o) {
+  require(o.min_steps >= 1 && o.min_steps <= o.max_steps,
+          "chase_options: need 1 <= min_steps <= max_steps");
+  const std::uint64_t want = nodes_per_ring * std::max(1u, o.passes);
+  return std::clamp(want, o.min_steps, o.max_steps);
+}
+
+/// Warm-up hops for a ring of `nodes_per_ring` (see chase_warmup).
+inline std::uint64_t chase_warmup_steps(std::uint64_t nodes_per_ring, const chase_options& o) {
+  switch (o.warmup) {
+    case chase_warmup::none: return 0;
+    case chase_warmup::full_pass: return nodes_per_ring;
+    default: return nodes_per_ring <= o.max_steps ? nodes_per_ring : 0;
+  }
+}
+
+/// One measured point of a latency curve.
+struct latency_point {
+  double bytes = 0;   ///< working set
+  double cycles = 0;  ///< cycles per hop
+};
+
+/// What one chase measured.
+struct chase_result {
+  std::size_t bytes = 0;  ///< working set: nodes x stride
+  std::size_t stride = 0;
+  std::uint64_t nodes = 0;
+  unsigned rings = 1;
+  chase_lanes lanes = chase_lanes::one;
+  std::uint64_t steps = 0;         ///< timed hops per lane
+  std::uint64_t warmup_steps = 0;  ///< untimed hops before them
+  std::uint64_t cycles = 0;        ///< timed cycles (the slowest lane)
+  double cycles_per_hop = 0;
+  double ns_per_hop = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::uint64_t> last_nodes;  ///< per lane: the node reached after all hops
+
+  latency_point point() const { return {static_cast<double>(bytes), cycles_per_hop}; }
+};
+
+/// Per-lane input of the chase kernels: start address (or shared offset) per lane.
+struct chase_kernel_args {
+  std::uint64_t start[chase_warp_lanes];
+  std::uint64_t warmup;
+  std::uint64_t steps;
+  unsigned lanes;
+};
+/// Per-lane output: timed cycles and where the chain ended (so it cannot be optimised away).
+struct chase_lane_out {
+  unsigned long long cycles;
+  unsigned long long last;
+};
+
+/// The global-memory chase: lane l < a.lanes follows p = load(p) from a.start[l], a.warmup hops
+/// untimed, then a.steps hops between two clock64() reads. The empty asm statements make p
+/// opaque at both reads, so the compiler cannot start or finish the chain outside the timed
+/// region; the hardware may still have the last load in flight at the second read and the last
+/// warm-up load at the first (an error of at most one hop out of a.steps).
+template <class Load>
+__global__ void chase_kernel(chase_kernel_args a, Load load, chase_lane_out* out) {
+  const unsigned lane = threadIdx.x;
+  if (lane >= a.lanes) return;
+  std::uint64_t p = a.start[lane];
+  for (std::uint64_t i = 0; i < a.warmup; ++i) p = load(reinterpret_cast<const std::uint64_t*>(p));
+  asm volatile("" : "+l"(p));
+  const std::uint64_t t0 = ptx::clock64();
+#pragma unroll 4
+  for (std::uint64_t i = 0; i < a.steps; ++i) p = load(reinterpret_cast<const std::uint64_t*>(p));
+  asm volatile("" : "+l"(p));
+  const std::uint64_t t1 = ptx::clock64();
+  out[lane] = {t1 - t0, p};
+}
+
+/// The shared-memory chase: the block links `nodes` nodes of `stride` bytes in dynamic shared
+/// memory from `next` (node indices), each holding the 32-bit shared address of its successor;
+/// lanes then chase with ld.shared.u32 (start and last are node indices here).
+template <int = 0>
+__global__ void shared_chase_kernel(const std::uint32_t* next, std::uint32_t nodes,
+                                    std::uint32_t stride, chase_kernel_args a, chase_lane_out* out) {
+  extern __shared__ __align__(16) unsigned char chase_smem[];
+  const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(chase_smem));
+  for (std::uint32_t i = threadIdx.x; i < nodes; i += blockDim.x)
+    *reinterpret_cast<std::uint32_t*>(chase_smem + std::size_t(i) * stride) = base + next[i] * stride;
+  __syncthreads();
+  const unsigned lane = threadIdx.x;
+  if (lane >= a.lanes) return;
+  std::uint32_t p = base + static_cast<std::uint32_t>(a.start[lane]) * stride;
+  for (std::uint64_t i = 0; i < a.warmup; ++i)
+    asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+  const std::uint64_t t0 = ptx::clock64();
+#pragma unroll 4
+  for (std::uint64_t i = 0; i < a.steps; ++i)
+    asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+  asm volatile("" : "+r"(p));
+  const std::uint64_t t1 = ptx::clock64();
+  out[lane] = {t1 - t0, (p - base) / stride};
+}
+
+namespace detail {
+inline unsigned chase_lane_count(chase_lanes l) { return l == chase_lanes::one ? 1u : chase_warp_lanes; }
+
+inline void chase_check_rings(chase_lanes l, unsigned rings) {
+  require(l == chase_lanes::warp_own ? rings == chase_warp_lanes : rings == 1,
+          std::string("chase: lanes = ") + to_string(l) +
+              (l == chase_lanes::warp_own ? " needs a ring built with rings = 32"
+                                          : " needs a ring built with rings = 1"));
+}
+
+/// Fills `a` (starts: node r for lane r in warp_own, node 0 otherwise) and the result header.
+inline chase_result chase_prepare(chase_kernel_args& a, std::uint64_t nodes, std::size_t stride,
+                                  unsigned rings, const chase_options& o) {
+  chase_check_rings(o.lanes, rings);
+  chase_result r;
+  r.nodes = nodes;
+  r.stride = stride;
+  r.bytes = static_cast<std::size_t>(nodes * stride);
+  r.rings = rings;
+  r.lanes = o.lanes;
+  r.steps = chase_timed_steps(nodes / rings, o);
+  r.warmup_steps = chase_warmup_steps(nodes / rings, o);
+  a = {};
+  a.lanes = chase_lane_count(o.lanes);
+  a.steps = r.steps;
+  a.warmup = r.warmup_steps;
+  for (unsigned l = 0; l < a.lanes; ++l) a.start[l] = o.lanes == chase_lanes::warp_own ? l : 0;
+  return r;
+}
+
+/// Reads the per-lane outputs back, fills cycles and the per-hop figures.
+template <class ToNode>
+void chase_finish(chase_result& r, const device_buffer<chase_lane_out>& out, unsigned lanes,
+                  const chase_options& o, ToNode to_node) {
+  CUPROBE_CHECK(cudaStreamSynchronize(o.stream));
+  const std::vector<chase_lane_out> h = out.to_host();
+  for (unsigned l = 0; l < lanes; ++l) {
+    require(!device_buffer<chase_lane_out>::is_poison(h[l]), "chase: a lane wrote no result");
+    r.cycles = std::max<std::uint64_t>(r.cycles, h[l].cycles);
+    r.last_nodes.push_back(to_node(h[l].last));
+  }
+  r.cycles_per_hop = static_cast<double>(r.cycles) / static_cast<double>(r.steps);
+  if (o.sm_clock_mhz > 0) r.ns_per_hop = r.cycles_per_hop / o.sm_clock_mhz * 1e3;
+}
+}  // namespace detail
+
+/// Chases `ring` in global memory with `load` and returns the cycles (and ns) per hop.
+template <class Load = chase_load_global>
+chase_result run_chase(const chase_ring& ring, const chase_options& o = {}, Load load = {}) {
+  chase_kernel_args a;
+  chase_result r = detail::chase_prepare(a, ring.nodes(), ring.stride(), ring.rings(), o);
+  for (unsigned l = 0; l < a.lanes; ++l) a.start[l] = ring.address(a.start[l]);
+  device_buffer<chase_lane_out> out(chase_warp_lanes);
+  out.poison(poison_byte, o.stream);
+  chase_kernel<Load><<<1, a.lanes, 0, o.stream>>>(a, load, out.data());
+  CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_kernel");
+  detail::chase_finish(r, out, a.lanes, o, [&](std::uint64_t p) { return ring.node_of(p); });
+  return r;
+}
+
+/// Chases a ring of `bytes` in shared memory (stride 4: lane l of warp_own always hits bank l).
+/// Above 48 KiB the kernel needs the opt-in attribute cudaFuncAttributeMaxDynamicSharedMemorySize,
+/// which this function sets; the device's opt-in limit (227 KiB on sm_90) bounds `bytes`.
+inline chase_result run_shared_chase(std::size_t bytes, const chase_options& o = {},
+                                     std::size_t stride = 4, std::uint64_t seed = 1) {
+  require(stride >= 4 && stride % 4 == 0,
+          "run_shared_chase: the stride must be a multiple of 4 bytes (a node holds a 32-bit address)");
+  const unsigned rings = o.lanes == chase_lanes::warp_own ? chase_warp_lanes : 1;
+  const std::uint64_t nodes = bytes / stride / rings * rings;
+  require(nodes >= 2ull * rings, "run_shared_chase: " + std::to_string(bytes) +
+                                     " bytes hold too few nodes for " + std::to_string(rings) +
+                                     " ring(s)");
+  const std::size_t smem = static_cast<std::size_t>(nodes * stride);
+  int dev = 0, optin = 0;
+  CUPROBE_CHECK(cudaGetDevice(&dev));
+  CUPROBE_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  require(smem <= static_cast<std::size_t>(optin),
+          "run_shared_chase: " + std::to_string(smem) + " bytes exceed the " + std::to_string(optin) +
+              " bytes of shared memory a block may opt in to on this device");
+  CUPROBE_CHECK(cudaFuncSetAttribute(shared_chase_kernel<0>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  chase_kernel_args a;
+  chase_result r = detail::chase_prepare(a, nodes, stride, rings, o);
+  device_buffer<std::uint32_t> next(static_cast<std::size_t>(nodes));
+  next.upload(chase_successors(nodes, rings, seed));
+  device_buffer<chase_lane_out> out(chase_warp_lanes);
+  out.poison(poison_byte, o.stream);
+  shared_chase_kernel<0><<<1, chase_warp_lanes, smem, o.stream>>>(
+      next.data(), static_cast<std::uint32_t>(nodes), static_cast<std::uint32_t>(stride), a, out.data());
+  CUPROBE_CHECK_LAUNCH("cuprobe::gen::shared_chase_kernel");
+  detail::chase_finish(r, out, a.lanes, o, [](std::uint64_t n) { return n; });
+  return r;
+}
+
+// ------------------------------------------------------------------------------------------
+// Sweeps.
+
+/// Working sets from min_bytes to max_bytes, `points_per_octave` per doubling (1: powers of
+/// two), each rounded to a multiple of stride x rings and at least two nodes per ring.
+inline std::vector<std::size_t> chase_sweep_sizes(std::size_t min_bytes, std::size_t max_bytes,
+                                                  unsigned points_per_octave = 1,
+                                                  std::size_t stride = 128, unsigned rings = 1) {
+  require(min_bytes > 0 && min_bytes <= max_bytes, "chase_sweep_sizes: need 0 < min_bytes <= max_bytes");
+  require(points_per_octave >= 1 && points_per_octave <= 64,
+          "chase_sweep_sizes: points_per_octave must be 1..64");
+  require(stride > 0 && rings > 0, "chase_sweep_sizes: stride and rings must be positive");
+  const double unit = static_cast<double>(stride) * rings;
+  std::vector<std::size_t> sizes;
+  for (unsigned i = 0;; ++i) {
+    const double x = static_cast<double>(min_bytes) * std::exp2(double(i) / points_per_octave);
+    if (x > static_cast<double>(max_bytes) * (1 + 1e-9)) break;
+    const std::size_t b = static_cast<std::size_t>(std::llround(x / unit) * unit);
+    if (b < 2 * unit || b > max_bytes) continue;
+    if (sizes.empty() || b > sizes.back()) sizes.push_back(b);
+  }
+  return sizes;
+}
+
+/// What a working-set sweep covers.
+struct chase_sweep_options {
+  std::size_t min_bytes = std::size_t(4) << 10;
+  std::size_t max_bytes = std::size_t(4) << 30;
+  unsigned points_per_octave = 1;
+  std::size_t stride = 128;
+  std::uint64_t seed = 1;
+  chase_options run;  ///< lanes, warm-up, step cap, clock
+};
+
+/// The default of chase_sweep's on_point: nothing.
+struct chase_no_progress {
+  void operator()(const chase_result&) const {}
+};
+
+/// Builds a ring for each size of chase_sweep_sizes() and chases it; `on_point(result)` sees each
+/// result as it comes (for a progress line). Checks free device memory before each ring.
+template <class Load = chase_load_global, class OnPoint = chase_no_progress>
+std::vector<chase_result> chase_sweep(const chase_sweep_options& s = {}, Load load = {},
+                                      OnPoint on_point = {}) {
+  const unsigned rings = s.run.lanes == chase_lanes::warp_own ? chase_warp_lanes : 1;
+  std::vector<chase_result> out;
+  for (std::size_t bytes : chase_sweep_sizes(s.min_bytes, s.max_bytes, s.points_per_octave, s.stride, rings)) {
+    std::size_t free_b = 0, total_b = 0;
+    CUPROBE_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t need = bytes + bytes / s.stride * 4 + (std::size_t(64) << 20);
+    require(need <= free_b, "chase_sweep: a working set of " + std::to_string(bytes) +
+                                " bytes does not fit in the " + std::to_string(free_b) +
+                                " bytes of free device memory; lower max_bytes");
+    chase_ring ring(bytes, s.stride, rings, s.seed);
+    out.push_back(run_chase(ring, s.run, load));
+    on_point(out.back());
+  }
+  return out;
+}
+
+/// (bytes, cycles per hop) of each result, for find_plateaus().
+inline std::vector<latency_point> latency_curve(const std::vector<chase_result>& results) {
+  std::vector<latency_point> c;
+  for (const auto& r : results) c.push_back(r.point());
+  return c;
+}
+
+// ------------------------------------------------------------------------------------------
+// Plateaus of a latency curve.
+
+/// A flat region of the curve: points first..last (indices), level = their median cycles.
+struct plateau {
+  std::size_t first = 0, last = 0;  ///< indices into the curve, inclusive
+  double first_bytes = 0, last_bytes = 0;
+  double level = 0;                 ///< median cycles per hop of the member points
+  double min_cycles = 0, max_cycles = 0;
+  std::size_t points = 0;           ///< member points
+  std::size_t outliers = 0;         ///< lone points inside the region left out of it
+};
+
+/// Tolerances of find_plateaus: a point belongs to the current region when it is within
+/// max(relative x level, absolute) of the region's median.
+struct plateau_options {
+  double relative = 0.10;
+  double absolute = 2.0;       ///< cycles: keeps tiny levels (shared memory) from splitting
+  std::size_t min_points = 2;  ///< fewer member points: a transition, not a plateau
+};
+
+namespace detail {
+inline double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+}  // namespace detail
+
+/// Finds the flat regions of a latency curve (points ordered by strictly increasing bytes):
+/// walks the points, extending the current region while a point stays within tolerance of the
+/// region's median; a lone point that departs while the next point returns is an outlier, not a
+/// boundary; regions of fewer than min_points are transitions and dropped; neighbouring regions
+/// at the same level (within tolerance) are merged.
+inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curve,
+                                          const plateau_options& o = {}) {
+  require(o.relative >= 0 && o.absolute >= 0 && o.min_points >= 1,
+          "find_plateaus: tolerances must be >= 0 and min_points >= 1");
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    require(std::isfinite(curve[i].cycles) && curve[i].cycles >= 0,
+            "find_plateaus: cycles must be finite and non-negative");
+    require(i == 0 || curve[i].bytes > curve[i - 1].bytes,
+            "find_plateaus: the curve must be sorted by strictly increasing bytes");
+  }
+  auto near = [&](double v, double level) {
+    return std::fabs(v - level) <= std::max(o.relative * level, o.absolute);
+  };
+  struct region { std::size_t first, last, outliers; std::vector<double> v; };
+  std::vector<region> regions;
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    const double v = curve[i].cycles;
+    if (!regions.empty() && regions.back().last + 1 == i) {
+      region& r = regions.back();
+      const double level = detail::median_of(r.v);
+      if (near(v, level)) { r.v.push_back(v); r.last = i; continue; }
+      if (r.v.size() >= 2 && i + 1 < curve.size() && near(curve[i + 1].cycles, level)) {
+        ++r.outliers; r.last = i; continue;  // lone outlier: the region goes on
+      }
+    }
+    regions.push_back({i, i, 0, {v}});
+  }
+  std::vector<region> kept;
+  for (auto& r : regions) {
+    if (r.v.size() < o.min_points) continue;
+    if (!kept.empty() && kept.back().last + 2 >= r.first &&
+        near(detail::median_of(r.v), detail::median_of(kept.back().v))) {
+      region& k = kept.back();  // same level, at most one point apart: one plateau
+      k.outliers += r.outliers + (r.first - k.last - 1);
+      k.last = r.last;
+      k.v.insert(k.v.end(), r.v.begin(), r.v.end());
+      continue;
+    }
+    kept.push_back(std::move(r));
+  }
+  std::vector<plateau> out;
+  for (const auto& r : kept) {
+    plateau p;
+    p.first = r.first;
+    p.last = r.last;
+    p.first_bytes = curve[r.first].bytes;
+    p.last_bytes = curve[r.last].bytes;
+    p.level = detail::median_of(r.v);
+    p.min_cycles = *std::min_element(r.v.begin(), r.v.end());
+    p.max_cycles = *std::max_element(r.v.begin(), r.v.end());
+    p.points = r.v.size();
+    p.outliers = r.outliers;
+    out.push_back(p);
+  }
+  return out;
+}
+
+namespace detail {
+inline std::string bytes_text(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) { b /= 1024; ++u; }
+  char s[32];
+  std::snprintf(s, sizeof s, b == std::floor(b) ? "%.0f %s" : "%.1f %s", b, units[u]);
+  return s;
+}
+}  // namespace detail
+
+/// One line per plateau: "plateau 1: 4 KiB .. 128 KiB  33.0 cycles (6 points)"; with the SM
+/// clock in MHz the level is given in ns too.
+inline std::string describe(const std::vector<plateau>& ps, double sm_clock_mhz = 0) {
+  std::string s;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const plateau& p = ps[i];
+    char line[192];
+    std::snprintf(line, sizeof line, "plateau %zu: %s .. %s  %.1f cycles", i + 1,
+                  detail::bytes_text(p.first_bytes).c_str(), detail::bytes_text(p.last_bytes).c_str(),
+                  p.level);
+    s += line;
+    if (sm_clock_mhz > 0) {
+      std::snprintf(line, sizeof line, " = %.1f ns", p.level / sm_clock_mhz * 1e3);
+      s += line;
+    }
+    std::snprintf(line, sizeof line, " (%zu points%s)\n", p.points, p.outliers ? ", outliers left out" : "");
+    s += line;
+  }
+  return s;
+}
+
+}  // namespace cuprobe::gen

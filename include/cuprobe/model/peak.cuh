@@ -1,0 +1,258 @@
+// cuprobe/model/peak.cuh: published per-SM throughput of the operations in gen/ops.cuh, and
+// the peak of a whole GPU at the clock a run measured.
+//
+//   auto e = cuprobe::model::ops_per_clock_per_sm(90, cuprobe::model::op_kind::fp32_fma);
+//   // e.instructions_per_clock = 128 FFMA/clk/SM, e.ops_per_instruction = 2: 256 FLOP/clk/SM
+//   double peak = cuprobe::model::peak_per_s(dev.sm_count, e.ops_per_clock(), measured_hz);
+//   std::printf("%s\n%.1f TFLOP/s at the measured clock\n", describe(e).c_str(), peak / 1e12);
+//
+// Accounting, explicitly:
+//   instructions_per_clock   thread-level instructions per clock per SM (a warp instruction is
+//                            32): what gen/chain.cuh counts (chain_instructions)
+//   results_per_instruction  lanes: 2 for FP16x2 / BF16x2, else 1. instructions x lanes is the
+//                            "results" that NVIDIA's throughput table lists
+//   ops_per_instruction      FLOP for floating point (FMA 2, HFMA2 4, add/mul 1), 1 for
+//                            integer, logic, MUFU and shuffle: the same as gen::ops::*::ops
+// so FP32 FMA on sm_90 is 128 instructions = 128 results = 256 FLOP per clock per SM, and
+// 132 SMs x 256 FLOP x 1.98 GHz = 66.9 TFLOP/s.
+//
+// Architectures are given as sm numbers: 75, 80, 86, 89, 90 (90a too: the same SM), 100, 120.
+// An operation without a published figure for an architecture is absent: find_peak returns
+// std::nullopt and ops_per_clock_per_sm throws cuprobe::error with a sentence. Every entry
+// names its source (document, table or section, and column); docs/compute.md lists them.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/gen/ops.cuh"
+
+namespace cuprobe::model {
+
+using gen::op_kind;
+
+/// Operations per instruction for each kind, in cuprobe's convention (see the file comment).
+constexpr double ops_per_instruction(op_kind k) {
+  switch (k) {
+    case op_kind::fp32_fma:
+    case op_kind::fp64_fma: return 2;
+    case op_kind::fp16x2_fma:
+    case op_kind::bf16x2_fma: return 4;
+    default: return 1;
+  }
+}
+
+/// Lanes (results) per thread-level instruction: 2 for the packed 16-bit types.
+constexpr double results_per_instruction(op_kind k) {
+  return (k == op_kind::fp16x2_fma || k == op_kind::bf16x2_fma) ? 2 : 1;
+}
+
+/// The row of NVIDIA's "Throughput of Native Arithmetic Instructions" table a kind falls in.
+inline const char* guide_row(op_kind k) {
+  switch (k) {
+    case op_kind::fp32_fma:
+    case op_kind::fp32_add:
+    case op_kind::fp32_mul: return "32-bit floating-point add, multiply, multiply-add";
+    case op_kind::fp16x2_fma:
+    case op_kind::bf16x2_fma: return "16-bit floating-point add, multiply, multiply-add";
+    case op_kind::fp64_fma: return "64-bit floating-point add, multiply, multiply-add";
+    case op_kind::int32_add: return "32-bit integer add, extended-precision add, subtract";
+    case op_kind::int32_mad:
+      return "32-bit integer multiply, multiply-add, extended-precision multiply-add";
+    case op_kind::special_function:
+      return "32-bit floating-point reciprocal, reciprocal square root, base-2 logarithm, base-2 "
+             "exponential, sine, cosine";
+    case op_kind::logic: return "32-bit bitwise AND, OR, XOR";
+    case op_kind::shuffle: return "warp shuffle";
+    case op_kind::other: break;
+  }
+  return "(none)";
+}
+
+/// One published figure: an operation kind on one architecture.
+struct peak_entry {
+  int sm = 0;  ///< 90 for sm_90
+  op_kind kind = op_kind::other;
+  double instructions_per_clock = 0;  ///< thread-level instructions per clock per SM
+  const char* source = "";            ///< document, table or section, column; how derived
+
+  double results_per_instruction() const { return model::results_per_instruction(kind); }
+  double ops_per_instruction() const { return model::ops_per_instruction(kind); }
+  /// What NVIDIA's table lists: results (lanes) per clock per SM.
+  double results_per_clock() const { return instructions_per_clock * results_per_instruction(); }
+  /// FLOP (or integer operations) per clock per SM.
+  double ops_per_clock() const { return instructions_per_clock * ops_per_instruction(); }
+};
+
+namespace detail {
+
+// The table "Throughput of Native Arithmetic Instructions (Number of Results per Clock Cycle
+// per Multiprocessor)": section "Arithmetic Instructions" of the CUDA C++ Programming Guide up
+// to CUDA 12.x; section "Throughput of Native Arithmetic Instructions" of the CUDA C++ Best
+// Practices Guide from CUDA 13.0.
+#define CUPROBE_DETAIL_GUIDE_TABLE                                                              \
+  "CUDA C++ Programming Guide (12.x), 'Arithmetic Instructions', table 'Throughput of Native " \
+  "Arithmetic Instructions' (CUDA C++ Best Practices Guide from 13.0), row guide_row(kind), "
+inline constexpr const char* guide_75 = CUPROBE_DETAIL_GUIDE_TABLE "column 7.x (7.5)";
+inline constexpr const char* guide_75_fp64 =
+    CUPROBE_DETAIL_GUIDE_TABLE "column 7.x, footnote: 2 for compute capability 7.5";
+inline constexpr const char* guide_80 = CUPROBE_DETAIL_GUIDE_TABLE "column 8.0";
+inline constexpr const char* guide_80_bf16 =
+    CUPROBE_DETAIL_GUIDE_TABLE "column 8.0, footnote: 128 results for __nv_bfloat16";
+inline constexpr const char* guide_86 = CUPROBE_DETAIL_GUIDE_TABLE "column 8.6";
+inline constexpr const char* guide_89 = CUPROBE_DETAIL_GUIDE_TABLE "column 8.9";
+inline constexpr const char* guide_90 = CUPROBE_DETAIL_GUIDE_TABLE "column 9.0";
+#undef CUPROBE_DETAIL_GUIDE_TABLE
+
+inline constexpr const char* turing_fp16 =
+    "CUDA C++ Programming Guide, table 'Throughput of Native Arithmetic Instructions', row "
+    "'16-bit floating-point add, multiply, multiply-add', column 7.x: 128 results = 64 HFMA2";
+inline constexpr const char* ga102_fp16 =
+    "NVIDIA Ampere GA102 GPU Architecture whitepaper, GeForce RTX 3090 specifications: peak FP16 "
+    "(non-Tensor) TFLOPS equal to peak FP32 TFLOPS, i.e. 128 results = 64 HFMA2 per clock per SM";
+inline constexpr const char* ada_fp16 =
+    "NVIDIA Ada GPU Architecture whitepaper, GeForce RTX 4090 specifications: peak FP16 "
+    "(non-Tensor) TFLOPS equal to peak FP32 TFLOPS, i.e. 128 results = 64 HFMA2 per clock per SM";
+inline constexpr const char* h100_16bit =
+    "CUDA C++ Programming Guide table, column 9.0: 256 results = 128 HFMA2; agrees with the NVIDIA "
+    "H100 Tensor Core GPU Architecture whitepaper, Table 3 (H100 SXM5): peak FP16 and BF16 "
+    "(non-Tensor) 133.8 TFLOPS = 132 SMs x 1.98 GHz x 512 FLOP/clk/SM";
+inline constexpr const char* a100_16bit =
+    "CUDA C++ Programming Guide table, column 8.0: 256 results = 128 HFMA2; agrees with the NVIDIA "
+    "A100 Tensor Core GPU Architecture whitepaper: peak FP16 (non-Tensor) 78 TFLOPS = 108 SMs x "
+    "1.41 GHz x 512 FLOP/clk/SM";
+inline constexpr const char* a100_bf16 =
+    "CUDA C++ Programming Guide table, column 8.0, footnote: 128 results (64 BF16x2 "
+    "instructions) for __nv_bfloat16; A100 whitepaper: peak BF16 (non-Tensor) 39 TFLOPS";
+inline constexpr const char* blackwell_100 =
+    "CUDA C++ Best Practices Guide 13.0, table 'Throughput of Native Arithmetic Instructions', "
+    "column 10.0, as transcribed in OpenXLA's stream_executor/cuda/cuda_core_info_table.cc (128 "
+    "FP32 and 64 FP64 lanes per SM); not yet checked against the guide itself";
+inline constexpr const char* blackwell_120 =
+    "NVIDIA RTX Blackwell GPU Architecture whitepaper: 128 FP32 CUDA cores per SM";
+
+}  // namespace detail
+
+/// Every published figure cuprobe knows, one per (architecture, kind).
+inline constexpr std::array peak_table = {
+    // sm_75 (Turing)
+    peak_entry{75, op_kind::fp32_fma, 64, detail::guide_75},
+    peak_entry{75, op_kind::fp32_add, 64, detail::guide_75},
+    peak_entry{75, op_kind::fp32_mul, 64, detail::guide_75},
+    peak_entry{75, op_kind::fp16x2_fma, 64, detail::turing_fp16},
+    peak_entry{75, op_kind::fp64_fma, 2, detail::guide_75_fp64},
+    peak_entry{75, op_kind::special_function, 16, detail::guide_75},
+    peak_entry{75, op_kind::int32_add, 64, detail::guide_75},
+    peak_entry{75, op_kind::int32_mad, 64, detail::guide_75},
+    peak_entry{75, op_kind::logic, 64, detail::guide_75},
+    peak_entry{75, op_kind::shuffle, 32, detail::guide_75},
+    // sm_80 (A100)
+    peak_entry{80, op_kind::fp32_fma, 64, detail::guide_80},
+    peak_entry{80, op_kind::fp32_add, 64, detail::guide_80},
+    peak_entry{80, op_kind::fp32_mul, 64, detail::guide_80},
+    peak_entry{80, op_kind::fp16x2_fma, 128, detail::a100_16bit},
+    peak_entry{80, op_kind::bf16x2_fma, 64, detail::a100_bf16},
+    peak_entry{80, op_kind::fp64_fma, 32, detail::guide_80},
+    peak_entry{80, op_kind::special_function, 16, detail::guide_80},
+    peak_entry{80, op_kind::int32_add, 64, detail::guide_80},
+    peak_entry{80, op_kind::int32_mad, 64, detail::guide_80},
+    peak_entry{80, op_kind::logic, 64, detail::guide_80},
+    peak_entry{80, op_kind::shuffle, 32, detail::guide_80},
+    // sm_86 (GA10x)
+    peak_entry{86, op_kind::fp32_fma, 128, detail::guide_86},
+    peak_entry{86, op_kind::fp32_add, 128, detail::guide_86},
+    peak_entry{86, op_kind::fp32_mul, 128, detail::guide_86},
+    peak_entry{86, op_kind::fp16x2_fma, 64, detail::ga102_fp16},
+    peak_entry{86, op_kind::fp64_fma, 2, detail::guide_86},
+    peak_entry{86, op_kind::special_function, 16, detail::guide_86},
+    peak_entry{86, op_kind::int32_add, 64, detail::guide_86},
+    peak_entry{86, op_kind::int32_mad, 64, detail::guide_86},
+    peak_entry{86, op_kind::logic, 64, detail::guide_86},
+    peak_entry{86, op_kind::shuffle, 32, detail::guide_86},
+    // sm_89 (Ada)
+    peak_entry{89, op_kind::fp32_fma, 128, detail::guide_89},
+    peak_entry{89, op_kind::fp32_add, 128, detail::guide_89},
+    peak_entry{89, op_kind::fp32_mul, 128, detail::guide_89},
+    peak_entry{89, op_kind::fp16x2_fma, 64, detail::ada_fp16},
+    peak_entry{89, op_kind::fp64_fma, 2, detail::guide_89},
+    peak_entry{89, op_kind::special_function, 16, detail::guide_89},
+    peak_entry{89, op_kind::int32_add, 64, detail::guide_89},
+    peak_entry{89, op_kind::int32_mad, 64, detail::guide_89},
+    peak_entry{89, op_kind::logic, 64, detail::guide_89},
+    peak_entry{89, op_kind::shuffle, 32, detail::guide_89},
+    // sm_90 (H100, H200)
+    peak_entry{90, op_kind::fp32_fma, 128, detail::guide_90},
+    peak_entry{90, op_kind::fp32_add, 128, detail::guide_90},
+    peak_entry{90, op_kind::fp32_mul, 128, detail::guide_90},
+    peak_entry{90, op_kind::fp16x2_fma, 128, detail::h100_16bit},
+    peak_entry{90, op_kind::bf16x2_fma, 128, detail::h100_16bit},
+    peak_entry{90, op_kind::fp64_fma, 64, detail::guide_90},
+    peak_entry{90, op_kind::special_function, 16, detail::guide_90},
+    peak_entry{90, op_kind::int32_add, 64, detail::guide_90},
+    peak_entry{90, op_kind::int32_mad, 64, detail::guide_90},
+    peak_entry{90, op_kind::logic, 64, detail::guide_90},
+    peak_entry{90, op_kind::shuffle, 32, detail::guide_90},
+    // sm_100 (B200) and sm_120 (RTX Blackwell): only the figures cross-checked so far
+    peak_entry{100, op_kind::fp32_fma, 128, detail::blackwell_100},
+    peak_entry{100, op_kind::fp64_fma, 64, detail::blackwell_100},
+    peak_entry{120, op_kind::fp32_fma, 128, detail::blackwell_120},
+};
+
+/// The published figure for `kind` on sm_`sm`, or std::nullopt when cuprobe has none.
+inline std::optional<peak_entry> find_peak(int sm, op_kind kind) {
+  for (const peak_entry& e : peak_table)
+    if (e.sm == sm && e.kind == kind) return e;
+  return std::nullopt;
+}
+
+/// The architectures with at least one figure, ascending.
+inline std::vector<int> known_architectures() {
+  std::vector<int> out;
+  for (const peak_entry& e : peak_table)
+    if (out.empty() || out.back() != e.sm) out.push_back(e.sm);
+  return out;
+}
+
+/// The published figure for `kind` on sm_`sm`; throws cuprobe::error with a sentence naming
+/// what is known when there is none.
+inline peak_entry ops_per_clock_per_sm(int sm, op_kind kind) {
+  if (auto e = find_peak(sm, kind)) return *e;
+  std::string known;
+  for (int a : known_architectures())
+    if (find_peak(a, kind)) known += (known.empty() ? "sm_" : ", sm_") + std::to_string(a);
+  throw error("cuprobe: the peak model has no published throughput for " +
+              std::string(gen::to_string(kind)) + " on sm_" + std::to_string(sm) +
+              (known.empty() ? std::string(" (nor on any architecture)")
+                             : " (it has one for " + known + ")") +
+              "; pass the figure yourself to peak_per_s()");
+}
+
+/// The same for an operation of gen/ops.cuh (Op::kind).
+template <class Op>
+peak_entry ops_per_clock_per_sm(int sm) {
+  return ops_per_clock_per_sm(sm, Op::kind);
+}
+
+/// Peak rate of a whole GPU: SMs x operations per clock per SM x clock (Hz). Pass the SM clock
+/// measured during the run, not the boost clock of the datasheet.
+inline double peak_per_s(int sm_count, double ops_per_clock_per_sm, double clock_hz) {
+  require(sm_count > 0, "peak_per_s: sm_count must be positive, got " + std::to_string(sm_count));
+  require(ops_per_clock_per_sm > 0, "peak_per_s: ops_per_clock_per_sm must be positive");
+  require(clock_hz > 0, "peak_per_s: clock_hz must be positive (Hz, e.g. 1.98e9)");
+  return static_cast<double>(sm_count) * ops_per_clock_per_sm * clock_hz;
+}
+
+/// "sm_90 fp32_fma: 128 instructions/clk/SM x 2 = 256 ops/clk/SM (128 results) [source]".
+inline std::string describe(const peak_entry& e) {
+  char s[160];
+  std::snprintf(s, sizeof s, "sm_%d %s: %g instructions/clk/SM x %g = %g ops/clk/SM (%g results)",
+                e.sm, gen::to_string(e.kind), e.instructions_per_clock, e.ops_per_instruction(),
+                e.ops_per_clock(), e.results_per_clock());
+  return std::string(s) + " [" + e.source + "; row: " + guide_row(e.kind) + "]";
+}
+
+}  // namespace cuprobe::model

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# plots: the PNGs of docs/results/<gpu>/ from the examples' JSON in one folder (gpu-check.sh
+# calls it on its results folder). Needs python3 with matplotlib. Missing inputs are skipped.
+#   scripts/plots.sh RESULTS_DIR
+set -uo pipefail
+dir="${1:?usage: scripts/plots.sh RESULTS_DIR}"
+plot="$(dirname "$0")/../tools/plot.py"
+p() { local in="$dir/$1"; shift; [ -f "$in" ] && python3 "$plot" "$@" "$in" || echo "plots: skipped ($in missing or failed)"; }
+
+# DRAM bandwidth: one heatmap panel per case (width x operator x loop), one figure per pattern.
+for pat in read write copy mixed; do
+  p dram_bandwidth.json heatmap --x threads --y blocks_per_sm --value rates.gb_per_s \
+    --facet case --where params.pattern=$pat --ylabel "GB/s" \
+    --title "DRAM $pat bandwidth (GB/s) by blocks per SM x threads per block" \
+    -o "$dir/dram_${pat}_heatmap.png"
+done
+p dram_bandwidth.json bar --label params.case --value rates.gb_per_s --agg max --horizontal \
+  --name-prefix stream --where params.blocks_per_sm=4 --where params.threads=256 --ylabel "GB/s at 4 x 256" \
+  --title "DRAM bandwidth per case at 4 blocks/SM x 256 threads" -o "$dir/dram_cases_bar.png"
+# Latency against working set (log x), one line per load.
+p latency_ladder.json line --x params.bytes --y params.cycles_per_hop --series params.load --logx \
+  --name-prefix latency.chase --ylabel "cycles per hop" \
+  --title "Pointer-chase latency vs working set" -o "$dir/latency_vs_working_set.png"
+# Bandwidth against working set (log x, log y), one line per curve.
+p cache_bandwidth.json line --x params.array_bytes --y rates.gb_per_s --series params.curve --logx --logy \
+  --ylabel "GB/s" --title "Read bandwidth vs working set (float4)" -o "$dir/bandwidth_vs_working_set.png"
+# FP32 FMA TFLOP/s against accumulator chains, one line per block size.
+p fma_throughput.json line --x params.chains --y rates.tflop_per_s --series params.block \
+  --ylabel "TFLOP/s" --title "FP32 FMA throughput vs independent chains per thread" \
+  -o "$dir/fma_tflops_vs_chains.png"
+p instruction_table.json bar --label params.op --value params.instructions_per_clock_per_sm --horizontal \
+  --ylabel "instructions / clock / SM" --title "Throughput per instruction" -o "$dir/instruction_throughput.png"
+exit 0

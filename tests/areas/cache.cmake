@@ -1,0 +1,171 @@
+# ptx/cache.cuh (ld/st with cache operators and eviction hints) and gen/stream.cuh +
+# gen/stream_check.cuh (streaming access patterns): host, gpu and sass tests.
+cuprobe_host_test(cache_accounting)
+cuprobe_gpu_test(cache_ops)
+cuprobe_gpu_test(cache_stream)
+
+# ---- Illegal combinations do not compile, and say why (nvcc run at test time). ----
+set(_cache_fail_src "${CMAKE_CURRENT_SOURCE_DIR}/host/cache_compile_fail.cu")
+foreach(case IN ITEMS
+    "1;90a;is not a load operator"
+    "2;90a;is not a store operator"
+    "3;75;needs a newer GPU than this compile target"
+    "4;90a;T must be trivially copyable and 1, 2, 4, 8 or 16 bytes"
+    "5;90a;stream kernels take elements of 4, 8 or 16 bytes")
+  list(GET case 0 n)
+  list(GET case 1 arch)
+  list(GET case 2 sentence)
+  add_test(NAME host.cache_compile_fail_${n}
+    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
+            -DCUPROBE_CASE=${n} "-I${PROJECT_SOURCE_DIR}/include"
+            -o "${CMAKE_CURRENT_BINARY_DIR}/cache_compile_fail_${n}.o" "${_cache_fail_src}")
+  set_tests_properties(host.cache_compile_fail_${n} PROPERTIES LABELS host
+                       PASS_REGULAR_EXPRESSION "${sentence}")
+endforeach()
+
+# ---- SASS: the instruction each operator emits, for each width, on sm_90a. ----
+# One probe kernel per operator in sass/cache_ops.cu, each with one access of each width:
+# .b8, .b16, .b32, .b64 + .v2.b32 (2 x 64-bit forms), .v4.b32 + .v2.b64 (2 x 128-bit forms).
+# PRE/POST: the qualifiers ptxas puts before / after the width (LDG.E.EF.128, LDG.E.128.STRONG.GPU).
+set(_cache_sass "${CMAKE_CURRENT_SOURCE_DIR}/sass")
+function(_cuprobe_cache_forms kernel op pre post)
+  set(i "^${op}\\.E${pre}")
+  string(REPLACE "probe_" "cache_" test "${kernel}")
+  cuprobe_add_sass_test(${test} SOURCE ${_cache_sass}/cache_ops.cu OPTIONS -DNDEBUG
+    FUNCTION "^${kernel}$"
+    CHECK "${i}\\.U8${post}[ ] == 1" "${i}\\.U16${post}[ ] == 1" "${i}${post}[ ] == 1"
+          "${i}\\.64${post}[ ] == 2" "${i}\\.128${post}[ ] == 2" "^${op} == 7" "!LDL|STL"
+    LABELS cache)
+endfunction()
+foreach(form IN ITEMS
+    "none;;" "ca;;\\.STRONG\\.SM" "cg;;\\.STRONG\\.GPU" "cs;\\.EF;" "lu;\\.LU;"
+    "cv;;\\.STRONG\\.SYS" "evict_normal;;" "evict_unchanged;\\.EU;" "evict_first;\\.EF;"
+    "evict_last;\\.EL;" "no_allocate;\\.NA;" "nc;;\\.CONSTANT" "nc_ca;;\\.CONSTANT"
+    "nc_cg;;\\.CONSTANT" "nc_cs;\\.EF;\\.CONSTANT" "nc_evict_first;\\.EF;\\.CONSTANT"
+    "nc_evict_last;\\.EL;\\.CONSTANT" "nc_no_allocate;\\.NA;\\.CONSTANT" "L2_64B;\\.LTC64B;"
+    "L2_128B;\\.LTC128B;" "L2_256B;\\.LTC256B;" "nc_L2_256B;\\.LTC256B;\\.CONSTANT"
+    "user_op;\\.EL\\.LTC128B;\\.CONSTANT")
+  list(GET form 0 name)
+  list(GET form 1 pre)
+  list(GET form 2 post)
+  _cuprobe_cache_forms(probe_ld_${name} LDG "${pre}" "${post}")
+endforeach()
+foreach(form IN ITEMS
+    "none;;" "wb;;\\.STRONG\\.SM" "cg;;\\.STRONG\\.GPU" "cs;\\.EF;" "wt;;\\.STRONG\\.SYS"
+    "evict_normal;;" "evict_unchanged;\\.EU;" "evict_first;\\.EF;" "evict_last;\\.EL;"
+    "no_allocate;\\.NA;")
+  list(GET form 0 name)
+  list(GET form 1 pre)
+  list(GET form 2 post)
+  _cuprobe_cache_forms(probe_st_${name} STG "${pre}" "${post}")
+endforeach()
+# Release builds carry no device checks; CUPROBE_DEBUG turns them on even with NDEBUG.
+cuprobe_add_sass_test(cache_release_has_no_checks SOURCE ${_cache_sass}/cache_ops.cu
+  OPTIONS -DNDEBUG FUNCTION "^probe_" CHECK "!BPT|CALL" LABELS cache)
+cuprobe_add_sass_test(cache_debug_checks_trap SOURCE ${_cache_sass}/cache_ops.cu
+  OPTIONS -DNDEBUG -DCUPROBE_DEBUG FUNCTION "^probe_ld_none$"
+  CHECK "BPT\\.TRAP >= 6" "CALL\\.ABS\\.NOINC >= 6" "^LDG\\.E\\.128[ ] == 2" LABELS cache)
+
+# ---- SASS: the stream kernels. ----
+# Forms and counts: the operator reaches every access; 4 (16-byte) or 8 (4-byte) loads per trip
+# of the unrolled loop plus 1 in the remainder loop; no local memory; write reads nothing.
+set(_cache_stream "${_cache_sass}/cache_stream.cu")
+cuprobe_add_sass_test(cache_stream_read_f4_cg SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_read_f4_cg_in_kernel$"
+  CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 5" "^LDG == 5" "^STG\\.E[ ] == 1" "!LDL|STL"
+  LABELS cache)
+cuprobe_add_sass_test(cache_stream_read_f_cs SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_read_f_cs_launches$"
+  CHECK "^LDG\\.E\\.EF[ ] == 9" "^LDG == 9" "^STG\\.E[ ] == 1" "!LDL|STL" LABELS cache)
+cuprobe_add_sass_test(cache_stream_write_f4_wt SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_write_f4_cv_in_kernel$"
+  CHECK "^STG\\.E\\.128\\.STRONG\\.SYS[ ] == 5" "^STG == 5" "!LDG" "!LDL|STL" LABELS cache)
+cuprobe_add_sass_test(cache_stream_copy_f4_cs SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_copy_f4_cs_in_kernel$"
+  CHECK "^LDG\\.E\\.EF\\.128[ ] == 5" "^STG\\.E\\.EF\\.128[ ] == 5" "^LDG == 5" "^STG == 5"
+        "!LDL|STL" LABELS cache)
+cuprobe_add_sass_test(cache_stream_copy_f_cg SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_copy_f_cg_launches$"
+  CHECK "^LDG\\.E\\.STRONG\\.GPU[ ] == 9" "^STG\\.E\\.STRONG\\.GPU[ ] == 9" "!LDL|STL"
+  LABELS cache)
+# mixed: 8 predicated input loads (inputs is a run-time 1..8) per element, 2 + 1 elements.
+cuprobe_add_sass_test(cache_stream_mixed_f4_cv SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^stream_mixed_f4_cv_in_kernel$"
+  CHECK "LDG\\.E\\.128\\.STRONG\\.SYS[ ] == 24" "^STG\\.E\\.128\\.STRONG\\.SYS[ ] == 3" "!LDL|STL"
+  LABELS cache)
+
+# Pass loops: every access of an in_kernel kernel lies inside the outermost loop (the loop
+# over passes), i.e. ptxas did not hoist a load or sink a store out of it. The check reads the
+# cubin that cuprobe_add_sass_test compiled for cache_stream.cu (its .check.cmake gives the
+# paths), finds the backward branch with the lowest target and places each match of PATTERN.
+# pass_loop_plain proves the check can fail: there ptxas hoists an asm volatile load.
+set(_cache_loop_cfg "${CMAKE_CURRENT_BINARY_DIR}/sass/cache_stream_read_f4_cg.check.cmake")
+set(_cache_loop_script "${CMAKE_CURRENT_BINARY_DIR}/sass/cache_loop_check.cmake")
+file(WRITE "${_cache_loop_script}" [==[
+# cmake -DCONFIG=<.check.cmake> -DKERNEL=<kernel> -DPATTERN=<regex> -P cache_loop_check.cmake
+include("${CONFIG}")  # CUOBJDUMP, NVDISASM, CUBIN (and the other test's own settings)
+set(FUNCTION "${KERNEL}")
+get_filename_component(_d "${NVDISASM}" DIRECTORY)
+set(ENV{PATH} "${_d}:$ENV{PATH}")
+execute_process(COMMAND "${CUOBJDUMP}" -sass -fun "${FUNCTION}" "${CUBIN}"
+                OUTPUT_VARIABLE sass ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cache-loop: FAILED: cuobjdump -sass -fun ${FUNCTION} failed (${rc}): ${err}")
+endif()
+string(REPLACE ";" "\\;" sass "${sass}")
+string(REPLACE "\n" ";" lines "${sass}")
+set(begin -1)
+set(end -1)
+foreach(line IN LISTS lines)
+  if(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)" AND CMAKE_MATCH_2 MATCHES "BRA[.A-Z0-9]* 0x([0-9a-f]+)")
+    math(EXPR target "0x${CMAKE_MATCH_1}")
+    string(REGEX MATCH "/\\*([0-9a-f]+)\\*/" _ "${line}")
+    math(EXPR at "0x${CMAKE_MATCH_1}")
+    if(target LESS at AND (begin EQUAL -1 OR target LESS begin))
+      set(begin ${target})
+      set(end ${at})
+    endif()
+  endif()
+endforeach()
+if(begin EQUAL -1)
+  message(FATAL_ERROR "cache-loop: FAILED: ${FUNCTION} has no backward branch (no loop)")
+endif()
+set(inside 0)
+set(outside 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)")
+    math(EXPR at "0x${CMAKE_MATCH_1}")
+    string(STRIP "${CMAKE_MATCH_2}" inst)
+    if(inst MATCHES "${PATTERN}")
+      if(at LESS begin OR at GREATER end)
+        math(EXPR outside "${outside} + 1")
+        message("cache-loop: outside the pass loop: ${inst}")
+      else()
+        math(EXPR inside "${inside} + 1")
+      endif()
+    endif()
+  endif()
+endforeach()
+math(EXPR b "${begin}" OUTPUT_FORMAT HEXADECIMAL)
+math(EXPR e "${end}" OUTPUT_FORMAT HEXADECIMAL)
+message("cache-loop: ${FUNCTION}: pass loop ${b}..${e}; '${PATTERN}' ${inside} inside, ${outside} outside")
+if(inside EQUAL 0 OR outside GREATER 0)
+  message(FATAL_ERROR "cache-loop: FAILED: every '${PATTERN}' must lie inside the pass loop")
+endif()
+message("cache-loop: passed")
+]==])
+if(EXISTS "${_cache_loop_cfg}")
+  foreach(probe IN ITEMS
+      "stream_read_f4_cg_in_kernel;LDG" "stream_write_f4_cv_in_kernel;STG"
+      "stream_copy_f4_cs_in_kernel;LDG|STG" "stream_mixed_f4_cv_in_kernel;LDG|STG"
+      "pass_loop_opaque;LDG" "pass_loop_plain;LDG")
+    list(GET probe 0 fn)
+    list(GET probe 1 pattern)
+    add_test(NAME sass.cache_loop_${fn}
+      COMMAND "${CMAKE_COMMAND}" "-DCONFIG=${_cache_loop_cfg}" "-DKERNEL=${fn}"
+              "-DPATTERN=${pattern}" -P "${_cache_loop_script}")
+    set_tests_properties(sass.cache_loop_${fn} PROPERTIES LABELS "sass;cache")
+  endforeach()
+  set_tests_properties(sass.cache_loop_pass_loop_plain PROPERTIES
+    PASS_REGULAR_EXPRESSION "cache-loop: FAILED: every 'LDG' must lie inside the pass loop")
+endif()

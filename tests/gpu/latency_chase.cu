@@ -1,0 +1,190 @@
+// gpu tier: gen/chase.cuh. The rings are checked link by link against the host's successor
+// array, and every chase is checked to end on the exact node a host walk reaches, so every hop
+// was a real dependent load of the ring. Timings are only checked to be finite and positive,
+// except one ordering that cannot fail (an L1-resident ring is faster than a ring 4x the L2).
+#define CUPROBE_TESTING_MAIN
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/gen/chase.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace g = cuprobe::gen;
+
+namespace {
+/// The node reached from `start` after `hops` hops of `next`.
+std::uint64_t walk(const std::vector<std::uint32_t>& next, std::uint64_t start, std::uint64_t hops) {
+  std::uint64_t p = start;
+  for (std::uint64_t i = 0; i < hops; ++i) p = next[p];
+  return p;
+}
+
+/// Short runs: a few thousand hops.
+g::chase_options quick(g::chase_lanes lanes = g::chase_lanes::one) {
+  g::chase_options o;
+  o.lanes = lanes;
+  o.min_steps = 1000;
+  o.max_steps = 3000;
+  return o;
+}
+
+void check_timing(const g::chase_result& r) {
+  CHECK(r.cycles > 0);
+  CHECK(std::isfinite(r.cycles_per_hop));
+  CHECK(r.cycles_per_hop > 1.0);     // no load returns in one cycle
+  CHECK(r.cycles_per_hop < 1.0e5);   // nor takes 50 us
+}
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("chase_ring links every node to its host successor") {
+  for (unsigned rings : {1u, 32u}) {
+    CAPTURE(rings);
+    g::chase_ring ring(std::size_t(1) << 20, 256, rings, 7);
+    CHECK(ring.nodes() == 4096);
+    CHECK(ring.nodes_per_ring() == 4096 / rings);
+    CHECK(ring.bytes() == (std::size_t(1) << 20));
+    CHECK(ring.address(1) - ring.address(0) == 256);
+    CHECK(ring.seed() == 7);
+    CHECK(ring.rings() == rings);
+    CHECK(ring.stride() == 256);
+    CHECK(ring.memory().bytes() == ring.bytes());
+    CHECK(ring.node_of(ring.address(4095)) == 4095);
+    CHECK(ring.successors_on_device() == g::chase_successors(4096, rings, 7));
+  }
+  g::chase_ring odd(1000 * 24 + 5, 24, 1, 1);  // bytes rounded down to whole nodes
+  CHECK(odd.nodes() == 1000);
+  CHECK(odd.bytes() == 24000);
+  CHECK(odd.successors_on_device() == g::chase_successors(1000, 1, 1));
+}
+
+CUPROBE_GPU_TEST_CASE("chase_ring refuses bad shapes") {
+  CHECK_THROWS_AS(g::chase_ring(4096, 12), cuprobe::error);      // not a multiple of 8
+  CHECK_THROWS_AS(g::chase_ring(4096, 0), cuprobe::error);
+  CHECK_THROWS_AS(g::chase_ring(128, 128), cuprobe::error);      // one node
+  CHECK_THROWS_AS(g::chase_ring(4096, 128, 32), cuprobe::error); // 32 nodes for 32 rings
+  CHECK_THROWS_AS(g::chase_ring(1 << 20, 128, 4), cuprobe::error);
+  g::chase_ring ring(1 << 16);
+  CHECK_THROWS_AS(ring.node_of(ring.address(0) + 8), cuprobe::error);
+  CHECK_THROWS_AS(g::run_chase(ring, quick(g::chase_lanes::warp_own)), cuprobe::error);
+  g::chase_ring warp(1 << 16, 128, 32);
+  CHECK_THROWS_AS(g::run_chase(warp, quick()), cuprobe::error);
+}
+
+CUPROBE_GPU_TEST_CASE("run_chase: one thread ends on the node the host walk reaches") {
+  g::chase_ring ring(64 << 10, 128, 1, 3);  // 512 nodes
+  const auto next = g::chase_successors(512, 1, 3);
+  auto o = quick();
+  const auto r = g::run_chase(ring, o);
+  CHECK(r.steps == 2048);          // 512 x 4 passes
+  CHECK(r.warmup_steps == 512);    // one full pass (512 <= max_steps)
+  CHECK(r.bytes == (64u << 10));
+  CHECK(r.nodes == 512);
+  REQUIRE(r.last_nodes.size() == 1);
+  CHECK(r.last_nodes[0] == walk(next, 0, r.warmup_steps + r.steps));
+  CHECK(std::isnan(r.ns_per_hop));
+  check_timing(r);
+
+  o.warmup = g::chase_warmup::none;
+  o.sm_clock_mhz = 1500;
+  o.passes = 1;
+  o.min_steps = 777;
+  const auto r2 = g::run_chase(ring, o);
+  CHECK(r2.steps == 777);
+  CHECK(r2.warmup_steps == 0);
+  CHECK(r2.last_nodes[0] == walk(next, 0, 777));
+  CHECK(r2.ns_per_hop == doctest::Approx(r2.cycles_per_hop / 1.5));
+}
+
+CUPROBE_GPU_TEST_CASE("run_chase: warp lanes on one ring and on their own rings") {
+  g::chase_ring same(1 << 20, 128, 1, 11);
+  const auto r = g::run_chase(same, quick(g::chase_lanes::warp_same));
+  const auto next = g::chase_successors(same.nodes(), 1, 11);
+  REQUIRE(r.last_nodes.size() == 32);
+  for (auto n : r.last_nodes) CHECK(n == walk(next, 0, r.warmup_steps + r.steps));
+  check_timing(r);
+
+  g::chase_ring own(1 << 20, 128, 32, 11);
+  const auto ro = g::run_chase(own, quick(g::chase_lanes::warp_own));
+  const auto next_own = g::chase_successors(own.nodes(), 32, 11);
+  REQUIRE(ro.last_nodes.size() == 32);
+  CHECK(ro.rings == 32);
+  for (unsigned l = 0; l < 32; ++l) {
+    CHECK(ro.last_nodes[l] % 32 == l);  // lane l stayed on ring l
+    CHECK(ro.last_nodes[l] == walk(next_own, l, ro.warmup_steps + ro.steps));
+  }
+  check_timing(ro);
+}
+
+CUPROBE_GPU_TEST_CASE("run_chase: other loads plug in (ld.global.cg, a device lambda)") {
+  g::chase_ring ring(256 << 10, 128, 1, 5);
+  const auto next = g::chase_successors(ring.nodes(), 1, 5);
+  const auto cg = g::run_chase(ring, quick(), g::chase_load_global_cg{});
+  CHECK(cg.last_nodes[0] == walk(next, 0, cg.warmup_steps + cg.steps));
+  check_timing(cg);
+  const auto lam = g::run_chase(ring, quick(), [] __device__(const std::uint64_t* p) {
+    return *reinterpret_cast<const volatile std::uint64_t*>(p);
+  });
+  CHECK(lam.last_nodes[0] == walk(next, 0, lam.warmup_steps + lam.steps));
+  check_timing(lam);
+}
+
+CUPROBE_GPU_TEST_CASE("run_shared_chase: ends on the host walk's node, above 48 KiB too") {
+  const auto d = cuprobe::device_info::query();
+  for (std::size_t bytes : {std::size_t(16) << 10, std::size_t(96) << 10}) {
+    if (bytes > d.smem_per_block_optin) continue;
+    CAPTURE(bytes);
+    const auto r = g::run_shared_chase(bytes, quick(), 4, 9);
+    const auto next = g::chase_successors(bytes / 4, 1, 9);
+    REQUIRE(r.last_nodes.size() == 1);
+    CHECK(r.last_nodes[0] == walk(next, 0, r.warmup_steps + r.steps));
+    CHECK(r.bytes == bytes);
+    check_timing(r);
+    const auto w = g::run_shared_chase(bytes, quick(g::chase_lanes::warp_own), 4, 9);
+    const auto next32 = g::chase_successors(bytes / 4, 32, 9);
+    for (unsigned l = 0; l < 32; ++l) CHECK(w.last_nodes[l] == walk(next32, l, w.warmup_steps + w.steps));
+  }
+  CHECK_THROWS_AS(g::run_shared_chase(d.smem_per_block_optin + 1024), cuprobe::error);
+  CHECK_THROWS_AS(g::run_shared_chase(4096, quick(), 6), cuprobe::error);
+}
+
+CUPROBE_GPU_TEST_CASE("an L1-resident chase is faster than one over 4x the L2") {
+  const auto d = cuprobe::device_info::query();
+  g::chase_ring small(16 << 10);  // 128 lines, warmed: L1 hits
+  std::size_t big_bytes = std::size_t(1) << 26;
+  while (big_bytes < 4 * d.l2_bytes) big_bytes *= 2;
+  g::chase_ring big(big_bytes);   // cold random lines: DRAM (and TLB) misses
+  auto o = quick();
+  o.max_steps = 1u << 14;
+  const auto s = g::run_chase(small, o);
+  const auto b = g::run_chase(big, o);
+  CHECK(b.warmup_steps == 0);
+  check_timing(s);
+  check_timing(b);
+  CHECK(s.cycles_per_hop < b.cycles_per_hop);
+  MESSAGE("16 KiB: " << s.cycles_per_hop << " cycles/hop; " << big_bytes / (1 << 20)
+                     << " MiB: " << b.cycles_per_hop << " cycles/hop");
+}
+
+CUPROBE_GPU_TEST_CASE("chase_sweep covers the sizes in order and reports each point") {
+  g::chase_sweep_options s;
+  s.min_bytes = 4 << 10;
+  s.max_bytes = 1 << 20;
+  s.run = quick();
+  int seen = 0;
+  const auto curve = g::chase_sweep(s, g::chase_load_global{}, [&](const g::chase_result&) { ++seen; });
+  const auto sizes = g::chase_sweep_sizes(s.min_bytes, s.max_bytes);
+  REQUIRE(curve.size() == sizes.size());
+  CHECK(seen == static_cast<int>(sizes.size()));
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    CHECK(curve[i].bytes == sizes[i]);
+    check_timing(curve[i]);
+  }
+  const auto pts = g::latency_curve(curve);
+  CHECK(pts.size() == curve.size());
+  CHECK_NOTHROW(g::find_plateaus(pts));
+  g::chase_sweep_options huge = s;
+  huge.min_bytes = huge.max_bytes = std::size_t(1) << 50;  // 1 PiB: refused before allocating
+  CHECK_THROWS_WITH_AS(g::chase_sweep(huge), doctest::Contains("free device memory"), cuprobe::error);
+}

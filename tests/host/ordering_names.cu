@@ -1,0 +1,67 @@
+// host tier: ptx/fence.cuh tags and names, gen/ordering.cuh names, defaults and argument checks
+// (everything that runs without a GPU).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cuprobe/gen/ordering.cuh>
+#include <cuprobe/ptx/fence.cuh>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+namespace g = cuprobe::gen;
+namespace p = cuprobe::ptx;
+
+// The tags are CCCL's, so they can be handed to cuda::ptx directly.
+static_assert(std::is_same_v<p::scope::gpu, cuda::ptx::scope_gpu_t>);
+static_assert(std::is_same_v<p::sem::acq_rel, cuda::ptx::sem_acq_rel_t>);
+// In the host pass every valid combination is "supported" (no device code is generated here);
+// invalid tags never are.
+static_assert(p::fence_supported_v<p::sem::sc, p::scope::cluster>);
+static_assert(!p::fence_supported_v<int, p::scope::gpu>);
+static_assert(!p::fence_supported_v<p::sem::sc, int>);
+static_assert(p::detail::fence_min_arch<p::sem::sc, p::scope::gpu> == 700);
+static_assert(p::detail::fence_min_arch<p::sem::sc, p::scope::cluster> == 900);
+static_assert(p::detail::fence_min_arch<p::sem::release, p::scope::cta> == 900);
+
+TEST_CASE("scope_name and sem_name give the PTX spellings") {
+  CHECK(std::string(p::scope_name<p::scope::cta>()) == "cta");
+  CHECK(std::string(p::scope_name<p::scope::cluster>()) == "cluster");
+  CHECK(std::string(p::scope_name<p::scope::gpu>()) == "gpu");
+  CHECK(std::string(p::scope_name<p::scope::sys>()) == "sys");
+  CHECK(std::string(p::sem_name<p::sem::sc>()) == "sc");
+  CHECK(std::string(p::sem_name<p::sem::acq_rel>()) == "acq_rel");
+  CHECK(std::string(p::sem_name<p::sem::acquire>()) == "acquire");
+  CHECK(std::string(p::sem_name<p::sem::release>()) == "release");
+  constexpr const char* n = p::scope_name<p::scope::gpu>();  // usable at compile time
+  static_assert(n[0] == 'g');
+}
+
+TEST_CASE("publish_pattern names") {
+  CHECK(std::string(g::to_string(g::publish_pattern::fence_then_atomic)) == "fence_then_atomic");
+  CHECK(std::string(g::to_string(g::publish_pattern::acq_rel_atomic)) == "acq_rel_atomic");
+  CHECK(std::string(g::to_string(g::publish_pattern::release_atomic_acquire_load)) ==
+        "release_atomic_acquire_load");
+  CHECK(g::last_block_sum_threads == 256);
+}
+
+TEST_CASE("fence_cost defaults to unsupported and NaN; bad arguments are refused first") {
+  const g::fence_cost c;
+  CHECK(!c.supported);
+  CHECK(std::isnan(c.cycles_with));
+  CHECK(std::isnan(c.cycles_without));
+  CHECK(std::isnan(c.cycles_per_fence));
+  const g::fence_cost_options o;
+  CHECK(o.iterations == 1024);
+  CHECK(o.repeats == 5);
+  // Refused before any CUDA call, so the same sentence with or without a GPU.
+  CHECK_THROWS_WITH_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(0)),
+                       doctest::Contains("threads must be 1..1024"), cuprobe::error);
+  g::fence_cost_options none;
+  none.repeats = 0;
+  CHECK_THROWS_WITH_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(32, none)),
+                       doctest::Contains("repeats"), cuprobe::error);
+  CHECK_THROWS_WITH_AS(g::last_block_sum(0), doctest::Contains("max_blocks must be at least 1"),
+                       cuprobe::error);
+}

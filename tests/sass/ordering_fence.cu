@@ -1,0 +1,48 @@
+// SASS probes for ptx/fence.cuh and gen/ordering.cuh (sm_90a): which instruction each fence
+// becomes, between two stores, and what the publish/consume patterns and the fence-cost loops
+// compile to. tests/areas/ordering.cmake holds the expected SASS; docs/memory-latency.md the table.
+#include <cuprobe/gen/ordering.cuh>
+#include <cuprobe/ptx/fence.cuh>
+
+namespace p = cuprobe::ptx;
+
+#define PROBE_FENCE(NAME, ...)                          \
+  extern "C" __global__ void NAME(unsigned* x) {        \
+    x[0] = 1;                                           \
+    __VA_ARGS__;                                        \
+    x[1] = 2;                                           \
+  }
+
+PROBE_FENCE(probe_fence_sc_cta, (p::fence<p::sem::sc, p::scope::cta>()))
+PROBE_FENCE(probe_fence_sc_cluster, (p::fence<p::sem::sc, p::scope::cluster>()))
+PROBE_FENCE(probe_fence_sc_gpu, (p::fence<p::sem::sc, p::scope::gpu>()))
+PROBE_FENCE(probe_fence_sc_sys, (p::fence<p::sem::sc, p::scope::sys>()))
+PROBE_FENCE(probe_fence_acq_rel_cta, (p::fence<p::sem::acq_rel, p::scope::cta>()))
+PROBE_FENCE(probe_fence_acq_rel_cluster, (p::fence<p::sem::acq_rel, p::scope::cluster>()))
+PROBE_FENCE(probe_fence_acq_rel_gpu, (p::fence<p::sem::acq_rel, p::scope::gpu>()))
+PROBE_FENCE(probe_fence_acq_rel_sys, (p::fence<p::sem::acq_rel, p::scope::sys>()))
+PROBE_FENCE(probe_fence_acquire_cta, (p::fence<p::sem::acquire, p::scope::cta>()))
+PROBE_FENCE(probe_fence_acquire_cluster, (p::fence<p::sem::acquire, p::scope::cluster>()))
+PROBE_FENCE(probe_fence_acquire_gpu, (p::fence<p::sem::acquire, p::scope::gpu>()))
+PROBE_FENCE(probe_fence_acquire_sys, (p::fence<p::sem::acquire, p::scope::sys>()))
+PROBE_FENCE(probe_fence_release_cta, (p::fence<p::sem::release, p::scope::cta>()))
+PROBE_FENCE(probe_fence_release_cluster, (p::fence<p::sem::release, p::scope::cluster>()))
+PROBE_FENCE(probe_fence_release_gpu, (p::fence<p::sem::release, p::scope::gpu>()))
+PROBE_FENCE(probe_fence_release_sys, (p::fence<p::sem::release, p::scope::sys>()))
+PROBE_FENCE(probe_membar_cta, (p::membar<p::scope::cta>()))
+PROBE_FENCE(probe_membar_gl, (p::membar<p::scope::gpu>()))
+PROBE_FENCE(probe_membar_sys, (p::membar<p::scope::sys>()))
+PROBE_FENCE(probe_fence_proxy_async, (p::fence_proxy_async()))
+PROBE_FENCE(probe_no_fence, ((void)0))
+
+namespace g = cuprobe::gen;
+template __global__ void g::last_block_sum_kernel<g::publish_pattern::fence_then_atomic>(
+    const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
+template __global__ void g::last_block_sum_kernel<g::publish_pattern::acq_rel_atomic>(
+    const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
+template __global__ void g::last_block_sum_kernel<g::publish_pattern::release_atomic_acquire_load>(
+    const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
+template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(unsigned*, unsigned long long*,
+                                                                             unsigned, int*);
+template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(unsigned*, unsigned long long*,
+                                                                              unsigned, int*);
