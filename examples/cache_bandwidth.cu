@@ -8,9 +8,10 @@
 //    per SM, 1024 threads) reads the whole array, so the array size is each SM's footprint.
 //  - L2/DRAM curve: layout "partitioned" (grid-stride, 4 blocks of 256 per SM), ld.global.cg
 //    (L2 only): the array size is the GPU's footprint.
-// Derived: the plateau of each level (median over a window well inside it), bytes per clock
-// per SM at the measured SM clock, and each capacity as the largest size whose bandwidth is
-// still above the geometric mean of that level's plateau and the next one's.
+// Derived: the level of each cache (L1: the replicated curve's peak up to 256 KiB; L2: median
+// over 2..16 MiB; DRAM: median over 1..4 GiB), bytes per clock per SM at the measured SM clock,
+// and each capacity as the largest size past the peak whose bandwidth is still above the
+// geometric mean of that level and the next one.
 #include <cuprobe/cuprobe.cuh>
 #include <cuprobe/suite/memory.cuh>
 
@@ -33,11 +34,15 @@ double window(const std::vector<curve_point>& c, double lo, double hi) {
   return v.empty() ? -1 : cuprobe::summarize(v).median;
 }
 
-// The largest size whose bandwidth stays above sqrt(upper x lower), interpolated in log-log.
+// The largest size past the curve's peak whose bandwidth stays above sqrt(upper x lower),
+// interpolated in log-log space; -1 when the curve never falls below that threshold.
 double capacity(const std::vector<curve_point>& c, double upper, double lower) {
-  if (upper <= 0 || lower <= 0) return -1;
+  if (upper <= 0 || lower <= 0 || c.empty()) return -1;
   const double th = std::sqrt(upper * lower);
+  std::size_t peak = 0;
   for (std::size_t i = 1; i < c.size(); ++i)
+    if (c[i].gbps > c[peak].gbps) peak = i;
+  for (std::size_t i = peak + 1; i < c.size(); ++i)
     if (c[i - 1].gbps >= th && c[i].gbps < th) {
       const double f = (std::log(c[i - 1].gbps) - std::log(th)) /
                        (std::log(c[i - 1].gbps) - std::log(c[i].gbps));
@@ -45,6 +50,13 @@ double capacity(const std::vector<curve_point>& c, double upper, double lower) {
                       f * (std::log(c[i].bytes) - std::log(c[i - 1].bytes)));
     }
   return -1;
+}
+
+double peak_of(const std::vector<curve_point>& c, double hi) {
+  double m = -1;
+  for (const auto& p : c)
+    if (p.bytes <= hi) m = std::max(m, p.gbps);
+  return m;
 }
 
 }  // namespace
@@ -107,8 +119,11 @@ int main(int argc, char** argv) {
     cuprobe::timer_characterisation clk;
     cuprobe::measure_effective_clock(clk, 20);
     const double hz = clk.effective_sm_clock_mhz * 1e6;
-    const double l1_bw = window(l1, 4096, 64 << 10);
-    const double l1_next = window(l1, 2 << 20, 4 << 20);  // past L1: served by the L2
+    // L1: the peak of the replicated curve up to 256 KiB (small arrays leave threads idle and
+    // pay the pass loop per element, so the curve rises before it plateaus); past L1 the
+    // replicated reads are served by the L2: the curve's tail.
+    const double l1_bw = peak_of(l1, 256 << 10);
+    const double l1_next = l1.empty() ? -1 : l1.back().gbps;
     const double l2_bw = window(l2, 2 << 20, 16 << 20);
     const double dram_bw = window(l2, 1.0 * (1 << 30), 4.0 * (1ull << 30));
     const double l1_cap = capacity(l1, l1_bw, l1_next > 0 ? l1_next : l2_bw);
@@ -116,7 +131,7 @@ int main(int argc, char** argv) {
     auto per_clk = [&](double gbps) { return gbps < 0 ? -1 : gbps * 1e9 / (hz * dev.sm_count); };
 
     cuprobe::table t({"level", "GB/s", "bytes/clk/SM", "capacity (derived)", "device reports"});
-    t.add_row({"L1 (replicated, <= 64 KiB)", cuprobe::fmt(l1_bw, 0, true),
+    t.add_row({"L1 (replicated, peak <= 256 KiB)", cuprobe::fmt(l1_bw, 0, true),
                cuprobe::fmt(per_clk(l1_bw), 1, true), l1_cap < 0 ? "-" : cuprobe::fmt_bytes(l1_cap),
                "256 KiB L1+smem per SM (datasheet)"});
     t.add_row({"L2 (.cg, 2..16 MiB)", cuprobe::fmt(l2_bw, 0, true),

@@ -135,8 +135,9 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
   section("memory");
   namespace gen = cuprobe::gen;
   const std::vector<std::pair<int, int>> configs =
-      quick ? std::vector<std::pair<int, int>>{{4, 512}, {8, 256}}
-            : std::vector<std::pair<int, int>>{{2, 1024}, {4, 512}, {8, 256}, {16, 128}};
+      quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
+            : std::vector<std::pair<int, int>>{{1, 1024}, {2, 512}, {4, 256},
+                                               {2, 1024}, {4, 512}, {8, 256}};
   cuprobe::run_options o;
   o.warmup = 2;
   o.stop = cuprobe::stopping_rule::fixed(10);
@@ -162,6 +163,11 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
   sum.set("dram.copy_vs_memcpy", bw[2] / mc.rate.bytes_per_s);
   sum.set("dram.memcpy.tbps", mc.rate.bytes_per_s / 1e12);
   res.add(std::move(mc));
+  auto ms = cuprobe::suite::memset_bandwidth(cuprobe::suite::dram_elements(d, 16) * 16, o);
+  std::printf("cudaMemset          %.2f TB/s (written); write kernel / memset = %.3f\n",
+              ms.rate.bytes_per_s / 1e12, bw[1] / ms.rate.bytes_per_s);
+  sum.set("dram.memset.tbps", ms.rate.bytes_per_s / 1e12);
+  res.add(std::move(ms));
 
   // L2 read bandwidth: .cg float4 reads of 4, 8 and 16 MiB arrays, many passes per launch.
   {

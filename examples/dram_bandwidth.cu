@@ -123,6 +123,9 @@ int main(int argc, char** argv) {
     auto mc = cuprobe::suite::memcpy_bandwidth(copy_bytes, o);
     const double memcpy_gbps = mc.gb_per_s();
     res.add(std::move(mc));
+    auto ms = cuprobe::suite::memset_bandwidth(copy_bytes, o);
+    const double memset_gbps = ms.gb_per_s();
+    res.add(std::move(ms));
 
     // Little's law with the measured read bandwidth and a DRAM latency measured here (1 GiB ring).
     cuprobe::timer_characterisation clk;
@@ -144,11 +147,12 @@ int main(int argc, char** argv) {
         dev.name.c_str(), double(cuprobe::suite::dram_elements(dev, 16, l2_factor) * 16) / 1048576,
         l2_factor, peak, dev.memory_bus_width_bits, dev.memory_clock_khz / 1e3);
     t.print();
-    std::printf("\ncudaMemcpy D2D (%.0f MiB, read + written): %.0f GB/s\n", copy_bytes / 1048576.0,
-                memcpy_gbps);
+    std::printf("\ncudaMemcpy D2D (%.0f MiB, read + written): %.0f GB/s; cudaMemset: %.0f GB/s\n",
+                copy_bytes / 1048576.0, memcpy_gbps, memset_gbps);
     cuprobe::json& ex = res.extra("dram_bandwidth");
     ex["nominal_gb_per_s"] = peak;
     ex["memcpy_gb_per_s"] = memcpy_gbps;
+    ex["memset_gb_per_s"] = memset_gbps;
     for (const auto& [p, v] : best_by_pattern) ex["best_gb_per_s"][p] = v;
     for (const auto& [key, b] : best) {
       ex["best_by_case"][key]["gb_per_s"] = b.gbps;

@@ -19,8 +19,10 @@ shift || true
 OUT="${OUT:-$PWD/gpu-check-out}"
 mkdir -p "$OUT"
 log="$OUT/gpu-check.log"
-res="$OUT/results"
-mkdir -p "$res"
+# Results collect outside $OUT and are packed into $OUT/results.tgz after every step, so a run
+# cut short still returns what it made (the device tool returns at most 8 files).
+res="$(mktemp -d /tmp/cuprobe-results.XXXX)"
+pack() { tar -czf "$OUT/results.tgz" -C "$res" . 2>/dev/null; }
 : > "$log"
 say() { echo "$@" | tee -a "$log"; }
 
@@ -69,13 +71,21 @@ for e in "${examples[@]}"; do
   ex_rc[$e]=$?
   ex_time[$e]=$(( $(date +%s) - s ))
   cat "$res/$e.txt" >> "$log"
+  pack
 done
+
+# The cache story of the DRAM kernels from the hardware counters (full mode only).
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ -x build/h200/examples/dram_bandwidth ]; then
+  say "== tools/ncu_dram.sh"
+  tools/ncu_dram.sh build/h200 "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
+  pack
+fi
 
 # Schema check of everything written, then the plots each example's docs use.
 python3 tools/validate_results.py "$res"/*.json >> "$log" 2>&1 && valid=ok || valid=FAILED
 [ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
 
-tar -czf "$OUT/results.tgz" -C "$res" . && rm -rf "$res"
+pack && rm -rf "$res"
 
 echo
 echo "==================== gpu-check summary ($mode) ===================="
@@ -86,4 +96,5 @@ for e in "${examples[@]}"; do
   printf "%-22s rc=%s %ss\n" "$e" "${ex_rc[$e]:-not run}" "${ex_time[$e]:-0}"
 done
 printf "%-22s %s\n" "JSON schema" "${valid:-not run}"
+[ "$mode" = full ] && printf "%-22s %s\n" "ncu (DRAM counters)" "${ncu_state:-not run}"
 grep -A30 "The following tests FAILED" "$log" | head -30 || true

@@ -59,7 +59,8 @@ struct throughput_options {
     return o;
   }();
   std::uint64_t seed = 1;
-  unsigned long long validate_every = 97;  ///< recompute every n-th thread on the host
+  unsigned long long validate_every = 97;  ///< recompute at least every n-th thread on the host
+  double host_steps = 2e7;                  ///< ... and at most this many host steps in all
 };
 
 /// Chains independent chains of Op per thread, the device filled once; see the file comment.
@@ -113,8 +114,13 @@ throughput_result chain_throughput(const device_info& dev, unsigned block,
       .with_param("registers", r.kernel.registers)
       .with_param("occupancy", r.kernel.occupancy);
 
+  // Recompute every n-th thread, n large enough that the host does at most host_steps steps
+  // (a 16-bit FMA twin costs tens of ns a step); every result is still checked for being written.
+  const double steps = double(gen::chain_steps(iterations, Unroll));
+  const auto budget_every = static_cast<unsigned long long>(
+      std::ceil(double(threads) * Chains * steps / o.host_steps));
   r.check = gen::validate_chains<Op>(in, out.to_host(), gen::chain_steps(iterations, Unroll),
-                                     block, o.validate_every);
+                                     block, std::max(o.validate_every, budget_every));
   const double clock_hz = r.m.rate.clock_mhz * 1e6;
   r.instructions_per_clock_per_sm = instructions / (r.m.rate.seconds * clock_hz * dev.sm_count);
   if (peak) {
@@ -134,11 +140,16 @@ struct latency_result {
   gen::chain_check check;
 };
 
+/// Unroll of the latency kernels: the loop counter and branch cost a few cycles per loop
+/// iteration that the difference of two launches does not cancel; 128 dependent steps per
+/// iteration make that share small (below 0.1 cycle per step).
+inline constexpr int latency_unroll = 128;
+
 /// Dependent latency of Op in cycles: one warp, one chain, two launches (iterations_short and
 /// iterations_long) per repeat, clock64 difference per extra step; median of `repeats`.
-template <class Op, int Unroll = gen::default_unroll>
-latency_result chain_latency(int repeats = 5, int iterations_short = 64,
-                             int iterations_long = 576, std::uint64_t seed = 2) {
+template <class Op, int Unroll = latency_unroll>
+latency_result chain_latency(int repeats = 5, int iterations_short = 8,
+                             int iterations_long = 72, std::uint64_t seed = 2) {
   using T = typename Op::value_type;
   latency_result r;
   r.repeats = repeats;

@@ -82,6 +82,18 @@ inline measurement memcpy_bandwidth(std::size_t bytes, run_options o = {}) {
   return m;
 }
 
+/// cudaMemsetAsync of `bytes`: the driver's own write kernel, the peer of the write pattern.
+inline measurement memset_bandwidth(std::size_t bytes, run_options o = {}) {
+  device_buffer<unsigned char> dst(bytes);
+  unsigned char v = 0;
+  auto m = measure(
+      "memset",
+      [&](cudaStream_t s) { CUPROBE_CHECK(cudaMemsetAsync(dst.data(), ++v, bytes, s)); },
+      work::bytes_moved(0, double(bytes), "cudaMemset: N written", true), o);
+  m.with_param("array_bytes", double(bytes));
+  return m;
+}
+
 /// Elements of `element_bytes` for one array of at least `factor` x the L2 (rounded up to a
 /// multiple of 1 MiB).
 inline std::uint64_t dram_elements(const device_info& dev, std::size_t element_bytes, double factor = 8) {
