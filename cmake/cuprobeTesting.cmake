@@ -9,6 +9,8 @@
 #     [BETWEEN <start> <end>]          # apply CHECKs only to the instructions strictly between
 #                                      #   the first match of <start> and the next match of
 #                                      #   <end> (e.g. two clock reads: what is timed)
+#     [INSIDE_LOOP <regex>...]         # every instruction matching each regex lies inside the
+#                                      #   function's outermost loop, and at least one matches
 #     [OPTIONS <nvcc flag>...]         # extra nvcc flags (-D..., -I..., -std=c++20)
 #     [LINK <target>...]               # take include dirs and defines from these targets
 #                                      #   (default: cuprobe::cuprobe when it exists)
@@ -20,6 +22,13 @@
 #     "FFMA"           at least one instruction matches
 #     "FFMA >= 64"     at least 64 match    ("<= N" and "== N" too)
 #     "!LDL|STL"       none matches (no local memory)
+# INSIDE_LOOP shows that ptxas did not hoist a load out of a loop or sink a store after it. The
+# outermost loop runs from the lowest target of a backward branch to the farthest branch back to
+# it (for a loop nest, the outer loop; for loops one after the other, the first). Loops are per
+# function: with several functions selected, each must have a loop and a match inside it. It
+# looks at the whole function, whatever BETWEEN says. A failure names each instruction outside
+# (address and text).
+#
 # The test disassembles the cubin with cuobjdump -sass. Without cuobjdump nothing is added
 # and configuration says so once, loudly.
 #
@@ -64,12 +73,13 @@ endfunction()
 
 function(cuprobe_add_sass_test name)
   cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE" "SOURCE;ARCH;FUNCTION"
-                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN")
+                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN;INSIDE_LOOP")
   if(NOT S_SOURCE)
     message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE is required")
   endif()
-  if(NOT S_CHECK AND NOT S_SEQUENCE)
-    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): give at least one CHECK or SEQUENCE")
+  if(NOT S_CHECK AND NOT S_SEQUENCE AND NOT S_INSIDE_LOOP)
+    message(FATAL_ERROR
+      "cuprobe_add_sass_test(${name}): give at least one CHECK, SEQUENCE or INSIDE_LOOP")
   endif()
   _cuprobe_find_cuobjdump(cuobjdump)
   if(NOT cuobjdump)
@@ -118,7 +128,7 @@ function(cuprobe_add_sass_test name)
   set(cfg "${dir}/${name}.check.cmake")
   set(body "set(CUOBJDUMP [==[${cuobjdump}]==])\nset(NVDISASM [==[${CUPROBE_NVDISASM}]==])\n")
   string(APPEND body "set(CUBIN [==[${cubin}]==])\n")
-  string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\n")
+  string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\nset(INSIDE_LOOP)\n")
   if(S_BETWEEN)
     list(LENGTH S_BETWEEN nb)
     if(NOT nb EQUAL 2)
@@ -133,6 +143,9 @@ function(cuprobe_add_sass_test name)
   endforeach()
   foreach(c IN LISTS S_SEQUENCE)
     string(APPEND body "list(APPEND SEQUENCE [==[${c}]==])\n")
+  endforeach()
+  foreach(c IN LISTS S_INSIDE_LOOP)
+    string(APPEND body "list(APPEND INSIDE_LOOP [==[${c}]==])\n")
   endforeach()
   file(WRITE "${cfg}" "${body}")
 

@@ -136,8 +136,8 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
   namespace gen = cuprobe::gen;
   const std::vector<std::pair<int, int>> configs =
       quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
-            : std::vector<std::pair<int, int>>{{1, 1024}, {2, 512}, {4, 256},
-                                               {2, 1024}, {4, 512}, {8, 256}};
+            : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024}, {2, 512},
+                                               {4, 256}, {2, 1024}, {4, 512},  {8, 256}};
   cuprobe::run_options o;
   o.warmup = 2;
   o.stop = cuprobe::stopping_rule::fixed(10);

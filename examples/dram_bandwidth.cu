@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     } else {
       for (int b : {1, 2, 4, 8, 16, 32})
         for (int t : {64, 128, 256, 512, 1024})
-          if (b * t <= dev.max_threads_per_sm && b <= dev.max_blocks_per_sm && b * t >= 256)
+          if (b * t <= dev.max_threads_per_sm && b <= dev.max_blocks_per_sm && b * t >= 64)
             configs.emplace_back(b, t);
     }
     const auto patterns = split(cli.get("--patterns", "read,write,copy,mixed"));

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     cuprobe::json& ex = res.extra("latency_ladder");
     ex["sm_clock_mhz"] = mhz;
     ex["nvml_sm_clock_mhz"] = clk.nvml_sm_clock_mhz;
-    ex["plateaus"] = cuprobe::gen::describe(lad.plateaus, mhz);
+    ex["plateaus"] = cuprobe::model::describe(lad.plateaus, mhz);
 
     std::printf("Pointer-chase latency on %s, SM clock %.0f MHz (measured)\n\n", dev.name.c_str(),
                 mhz);
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     std::printf("\nlevels:\n");
     lv.print();
     std::printf("\nplateaus found in the ld.global curve:\n%s",
-                cuprobe::gen::describe(lad.plateaus, mhz).c_str());
+                cuprobe::model::describe(lad.plateaus, mhz).c_str());
     res.write(cli);
     return 0;
   });

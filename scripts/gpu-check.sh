@@ -14,6 +14,7 @@
 # to the commit when the tree travels without .git. Never changes the GPU's settings.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+root="$PWD"
 mode="${1:-quick}"
 shift || true
 OUT="${OUT:-$PWD/gpu-check-out}"
@@ -60,14 +61,16 @@ flag=(); [ "$mode" = quick ] && flag=(--quick)
 declare -A ex_rc ex_time
 for e in "${examples[@]}"; do
   [ $build_ok = 1 ] || break
-  args=("${flag[@]}" --json "$res/$e.json")
+  # Run inside the results folder, so that the command lines recorded in the results name
+  # their files as they are committed (timers.json, not /tmp/.../timers.json).
+  args=("${flag[@]}" --json "$e.json")
   case "$e" in
-    device_report) args=("${flag[@]}" --summary "$res/summary.json" --json "$res/device_report.json") ;;
-    timers) args+=(--markdown "$res/timers.md") ;;
+    device_report) args=("${flag[@]}" --summary summary.json --json device_report.json) ;;
+    timers) args+=(--markdown timers.md) ;;
   esac
   s=$(date +%s)
   say "== $e ${args[*]}"
-  "build/h200/examples/$e" "${args[@]}" > "$res/$e.txt" 2>&1
+  (cd "$res" && "$root/build/h200/examples/$e" "${args[@]}" > "$e.txt" 2>&1)
   ex_rc[$e]=$?
   ex_time[$e]=$(( $(date +%s) - s ))
   cat "$res/$e.txt" >> "$log"
@@ -84,6 +87,7 @@ fi
 # Schema check of everything written, then the plots each example's docs use.
 python3 tools/validate_results.py "$res"/*.json >> "$log" 2>&1 && valid=ok || valid=FAILED
 [ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
+[ "$mode" = full ] && python3 tools/results_md.py "$res" >> "$log" 2>&1
 
 pack && rm -rf "$res"
 

@@ -36,6 +36,7 @@
 
 #include "cuprobe/model/littles_law.cuh"
 #include "cuprobe/model/peak.cuh"
+#include "cuprobe/model/plateau.cuh"
 
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"

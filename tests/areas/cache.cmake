@@ -95,77 +95,21 @@ cuprobe_add_sass_test(cache_stream_mixed_f4_cv SOURCE ${_cache_stream} OPTIONS -
   LABELS cache)
 
 # Pass loops: every access of an in_kernel kernel lies inside the outermost loop (the loop
-# over passes), i.e. ptxas did not hoist a load or sink a store out of it. The check reads the
-# cubin that cuprobe_add_sass_test compiled for cache_stream.cu (its .check.cmake gives the
-# paths), finds the backward branch with the lowest target and places each match of PATTERN.
+# over passes), i.e. ptxas did not hoist a load or sink a store out of it (INSIDE_LOOP).
 # pass_loop_plain proves the check can fail: there ptxas hoists an asm volatile load.
-set(_cache_loop_cfg "${CMAKE_CURRENT_BINARY_DIR}/sass/cache_stream_read_f4_cg.check.cmake")
-set(_cache_loop_script "${CMAKE_CURRENT_BINARY_DIR}/sass/cache_loop_check.cmake")
-file(WRITE "${_cache_loop_script}" [==[
-# cmake -DCONFIG=<.check.cmake> -DKERNEL=<kernel> -DPATTERN=<regex> -P cache_loop_check.cmake
-include("${CONFIG}")  # CUOBJDUMP, NVDISASM, CUBIN (and the other test's own settings)
-set(FUNCTION "${KERNEL}")
-get_filename_component(_d "${NVDISASM}" DIRECTORY)
-set(ENV{PATH} "${_d}:$ENV{PATH}")
-execute_process(COMMAND "${CUOBJDUMP}" -sass -fun "${FUNCTION}" "${CUBIN}"
-                OUTPUT_VARIABLE sass ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "cache-loop: FAILED: cuobjdump -sass -fun ${FUNCTION} failed (${rc}): ${err}")
-endif()
-string(REPLACE ";" "\\;" sass "${sass}")
-string(REPLACE "\n" ";" lines "${sass}")
-set(begin -1)
-set(end -1)
-foreach(line IN LISTS lines)
-  if(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)" AND CMAKE_MATCH_2 MATCHES "BRA[.A-Z0-9]* 0x([0-9a-f]+)")
-    math(EXPR target "0x${CMAKE_MATCH_1}")
-    string(REGEX MATCH "/\\*([0-9a-f]+)\\*/" _ "${line}")
-    math(EXPR at "0x${CMAKE_MATCH_1}")
-    if(target LESS at AND (begin EQUAL -1 OR target LESS begin))
-      set(begin ${target})
-      set(end ${at})
-    endif()
-  endif()
+foreach(probe IN ITEMS
+    "stream_read_f4_cg_in_kernel;LDG" "stream_write_f4_cv_in_kernel;STG"
+    "stream_copy_f4_cs_in_kernel;LDG|STG" "stream_mixed_f4_cv_in_kernel;LDG|STG"
+    "pass_loop_opaque;LDG")
+  list(GET probe 0 fn)
+  list(GET probe 1 pattern)
+  cuprobe_add_sass_test(cache_loop_${fn} SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+    FUNCTION "^${fn}$" INSIDE_LOOP "${pattern}" LABELS cache)
 endforeach()
-if(begin EQUAL -1)
-  message(FATAL_ERROR "cache-loop: FAILED: ${FUNCTION} has no backward branch (no loop)")
-endif()
-set(inside 0)
-set(outside 0)
-foreach(line IN LISTS lines)
-  if(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)")
-    math(EXPR at "0x${CMAKE_MATCH_1}")
-    string(STRIP "${CMAKE_MATCH_2}" inst)
-    if(inst MATCHES "${PATTERN}")
-      if(at LESS begin OR at GREATER end)
-        math(EXPR outside "${outside} + 1")
-        message("cache-loop: outside the pass loop: ${inst}")
-      else()
-        math(EXPR inside "${inside} + 1")
-      endif()
-    endif()
-  endif()
-endforeach()
-math(EXPR b "${begin}" OUTPUT_FORMAT HEXADECIMAL)
-math(EXPR e "${end}" OUTPUT_FORMAT HEXADECIMAL)
-message("cache-loop: ${FUNCTION}: pass loop ${b}..${e}; '${PATTERN}' ${inside} inside, ${outside} outside")
-if(inside EQUAL 0 OR outside GREATER 0)
-  message(FATAL_ERROR "cache-loop: FAILED: every '${PATTERN}' must lie inside the pass loop")
-endif()
-message("cache-loop: passed")
-]==])
-if(EXISTS "${_cache_loop_cfg}")
-  foreach(probe IN ITEMS
-      "stream_read_f4_cg_in_kernel;LDG" "stream_write_f4_cv_in_kernel;STG"
-      "stream_copy_f4_cs_in_kernel;LDG|STG" "stream_mixed_f4_cv_in_kernel;LDG|STG"
-      "pass_loop_opaque;LDG" "pass_loop_plain;LDG")
-    list(GET probe 0 fn)
-    list(GET probe 1 pattern)
-    add_test(NAME sass.cache_loop_${fn}
-      COMMAND "${CMAKE_COMMAND}" "-DCONFIG=${_cache_loop_cfg}" "-DKERNEL=${fn}"
-              "-DPATTERN=${pattern}" -P "${_cache_loop_script}")
-    set_tests_properties(sass.cache_loop_${fn} PROPERTIES LABELS "sass;cache")
-  endforeach()
-  set_tests_properties(sass.cache_loop_pass_loop_plain PROPERTIES
-    PASS_REGULAR_EXPRESSION "cache-loop: FAILED: every 'LDG' must lie inside the pass loop")
+cuprobe_add_sass_test(cache_loop_pass_loop_plain SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^pass_loop_plain$" INSIDE_LOOP "LDG" LABELS cache EXPECT_FAILURE)
+if(TEST sass.cache_loop_pass_loop_plain)
+  # It must fail for the hoisted load, not for a missing loop or kernel.
+  set_tests_properties(sass.cache_loop_pass_loop_plain PROPERTIES PASS_REGULAR_EXPRESSION
+    "cuprobe-sass: FAILED: 'LDG' at 0x[0-9a-f]+ lies outside the outermost loop")
 endif()

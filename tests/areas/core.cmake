@@ -3,8 +3,10 @@ cuprobe_host_test(core)
 cuprobe_gpu_test(core)
 set(_sass "${CMAKE_CURRENT_SOURCE_DIR}/sass")
 # The SASS tier's self-tests prove that the checker fails: a missing pattern, a count that is
-# not reached, a forbidden instruction that is present, a wrong order and a kernel filter that
-# matches nothing must each FAIL (EXPECT_FAILURE passes only on the checker's own message).
+# not reached, a forbidden instruction that is present, a wrong order, a kernel filter that
+# matches nothing, a region that does not exist, an instruction outside the loop and a loop
+# pattern that matches nothing must each FAIL (EXPECT_FAILURE passes only on the checker's own
+# message).
 cuprobe_add_sass_test(selftest_present SOURCE ${_sass}/selftest.cu
   CHECK "FFMA >= 8" "!LDL|STL" SEQUENCE "LDG" "FFMA" "STG")
 cuprobe_add_sass_test(selftest_missing_pattern_fails SOURCE ${_sass}/selftest.cu
@@ -21,3 +23,14 @@ cuprobe_add_sass_test(selftest_between SOURCE ${_sass}/selftest.cu
   BETWEEN "LDG" "STG" CHECK "FFMA >= 8" "!LDG|STG")
 cuprobe_add_sass_test(selftest_between_missing_fails SOURCE ${_sass}/selftest.cu
   BETWEEN "STG" "LDG" CHECK "FFMA" EXPECT_FAILURE)
+# INSIDE_LOOP: the eight FMAs lie inside the loop; the store after it does not, and the failure
+# names it (address and text); a pattern that matches nothing fails too.
+cuprobe_add_sass_test(selftest_inside_loop SOURCE ${_sass}/selftest.cu INSIDE_LOOP "FFMA")
+cuprobe_add_sass_test(selftest_inside_loop_outside_fails SOURCE ${_sass}/selftest.cu
+  INSIDE_LOOP "STG" EXPECT_FAILURE)
+if(TEST sass.selftest_inside_loop_outside_fails)
+  set_tests_properties(sass.selftest_inside_loop_outside_fails PROPERTIES PASS_REGULAR_EXPRESSION
+    "cuprobe-sass: FAILED: 'STG' at 0x[0-9a-f]+ lies outside the outermost loop .*: STG\\.E ")
+endif()
+cuprobe_add_sass_test(selftest_inside_loop_missing_fails SOURCE ${_sass}/selftest.cu
+  INSIDE_LOOP "DFMA" EXPECT_FAILURE)

@@ -6,6 +6,7 @@
 #include <cuprobe/testing/doctest.cuh>
 
 #include <cuprobe/gen/chase.cuh>
+#include <cuprobe/model/plateau.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -181,9 +182,9 @@ CUPROBE_GPU_TEST_CASE("chase_sweep covers the sizes in order and reports each po
     CHECK(curve[i].bytes == sizes[i]);
     check_timing(curve[i]);
   }
-  const auto pts = g::latency_curve(curve);
+  const auto pts = cuprobe::model::latency_curve(curve);
   CHECK(pts.size() == curve.size());
-  CHECK_NOTHROW(g::find_plateaus(pts));
+  CHECK_NOTHROW(cuprobe::model::find_plateaus(pts));
   g::chase_sweep_options huge = s;
   huge.min_bytes = huge.max_bytes = std::size_t(1) << 50;  // 1 PiB: refused before allocating
   CHECK_THROWS_WITH_AS(g::chase_sweep(huge), doctest::Contains("free device memory"), cuprobe::error);

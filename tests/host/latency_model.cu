@@ -1,14 +1,16 @@
-// host tier: gen/chase.cuh (rings, step policy, sweep sizes, plateau detector) and
-// model/littles_law.cuh. Nothing here needs a GPU.
+// host tier: gen/chase.cuh (rings, step policy, sweep sizes), model/plateau.cuh (the plateau
+// detector) and model/littles_law.cuh. Nothing here needs a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/model/littles_law.cuh>
+#include <cuprobe/model/plateau.cuh>
 
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace g = cuprobe::gen;
@@ -147,11 +149,11 @@ TEST_CASE("chase_sweep_sizes: large strides start at two nodes, warp rings at 64
 namespace {
 /// A synthetic H100/H200-like curve: L1, L2 near, L2 far, DRAM, DRAM + TLB misses, with
 /// one transition point between each, and +-`noise` relative wobble (deterministic).
-std::vector<g::latency_point> synthetic_curve(double noise) {
+std::vector<m::latency_point> synthetic_curve(double noise) {
   struct seg { double level; int points; };
   const seg segs[] = {{33, 6},  {120, 1}, {262, 7}, {360, 1}, {480, 3},
                       {590, 1}, {700, 6}, {850, 1}, {1000, 3}};
-  std::vector<g::latency_point> c;
+  std::vector<m::latency_point> c;
   double bytes = 4096;
   int k = 0;
   for (const seg& s : segs)
@@ -167,7 +169,7 @@ TEST_CASE("find_plateaus: finds L1, L2 near, L2 far, DRAM and the TLB step") {
   for (double noise : {0.0, 0.03}) {
     CAPTURE(noise);
     const auto c = synthetic_curve(noise);
-    const auto ps = g::find_plateaus(c);
+    const auto ps = m::find_plateaus(c);
     REQUIRE(ps.size() == 5);
     const double levels[] = {33, 262, 480, 700, 1000};
     const std::size_t firsts[] = {0, 7, 15, 19, 26};
@@ -189,58 +191,59 @@ TEST_CASE("find_plateaus: finds L1, L2 near, L2 far, DRAM and the TLB step") {
 TEST_CASE("find_plateaus: a lone spike inside a plateau is an outlier, not a boundary") {
   auto c = synthetic_curve(0);
   c[10].cycles = 900;  // inside the L2-near plateau (points 7..13)
-  const auto ps = g::find_plateaus(c);
+  const auto ps = m::find_plateaus(c);
   REQUIRE(ps.size() == 5);
   CHECK(ps[1].first == 7);
   CHECK(ps[1].last == 13);
   CHECK(ps[1].points == 6);
   CHECK(ps[1].outliers == 1);
   CHECK(ps[1].level == doctest::Approx(262));
-  CHECK(g::describe(ps).find("outliers left out") != std::string::npos);
+  CHECK(m::describe(ps).find("outliers left out") != std::string::npos);
 }
 
 TEST_CASE("find_plateaus: a steady ramp has no plateau; tolerances and min_points matter") {
-  std::vector<g::latency_point> ramp;
+  std::vector<m::latency_point> ramp;
   for (int i = 0; i < 12; ++i) ramp.push_back({4096.0 * (1 << i), 100.0 * std::pow(1.25, i)});
-  CHECK(g::find_plateaus(ramp).empty());
-  g::plateau_options loose;
+  CHECK(m::find_plateaus(ramp).empty());
+  m::plateau_options loose;
   loose.relative = 0.5;
-  CHECK(!g::find_plateaus(ramp, loose).empty());
-  g::plateau_options strict;
+  CHECK(!m::find_plateaus(ramp, loose).empty());
+  m::plateau_options strict;
   strict.min_points = 4;  // the far-L2 and TLB plateaus (3 points) no longer count
-  CHECK(g::find_plateaus(synthetic_curve(0), strict).size() == 3);
+  CHECK(m::find_plateaus(synthetic_curve(0), strict).size() == 3);
   // Tiny levels: the absolute tolerance keeps 30 and 31.5 cycles together.
-  CHECK(g::find_plateaus({{1, 30}, {2, 31.5}, {3, 30.5}}).size() == 1);
+  CHECK(m::find_plateaus({{1, 30}, {2, 31.5}, {3, 30.5}}).size() == 1);
 }
 
 TEST_CASE("find_plateaus: edge cases and bad input") {
-  CHECK(g::find_plateaus({}).empty());
-  CHECK(g::find_plateaus({{4096, 30}}).empty());  // one point is no plateau (min_points 2)
-  CHECK_THROWS_AS(g::find_plateaus({{8192, 30}, {4096, 30}}), cuprobe::error);  // not sorted
-  CHECK_THROWS_AS(g::find_plateaus({{4096, 30}, {4096, 30}}), cuprobe::error);  // repeated size
-  CHECK_THROWS_AS(g::find_plateaus({{4096, NAN}}), cuprobe::error);
+  CHECK(m::find_plateaus({}).empty());
+  CHECK(m::find_plateaus({{4096, 30}}).empty());  // one point is no plateau (min_points 2)
+  CHECK_THROWS_AS(m::find_plateaus({{8192, 30}, {4096, 30}}), cuprobe::error);  // not sorted
+  CHECK_THROWS_AS(m::find_plateaus({{4096, 30}, {4096, 30}}), cuprobe::error);  // repeated size
+  CHECK_THROWS_AS(m::find_plateaus({{4096, NAN}}), cuprobe::error);
   // Two regions at one level split by a single point that is not a lone outlier (the point
   // after it, 111, is outside the tolerance of 100) merge into one plateau.
-  const auto one = g::find_plateaus({{1, 100}, {2, 100}, {3, 300}, {4, 111}, {5, 100}, {6, 100}});
+  const auto one = m::find_plateaus({{1, 100}, {2, 100}, {3, 300}, {4, 111}, {5, 100}, {6, 100}});
   REQUIRE(one.size() == 1);
   CHECK(one[0].first == 0);
   CHECK(one[0].last == 5);
   CHECK(one[0].points == 5);
   CHECK(one[0].outliers == 1);
   // Split by two points, they stay two plateaus.
-  CHECK(g::find_plateaus({{1, 100}, {2, 101}, {3, 300}, {4, 400}, {5, 99}, {6, 100}}).size() == 2);
+  CHECK(m::find_plateaus({{1, 100}, {2, 101}, {3, 300}, {4, 400}, {5, 99}, {6, 100}}).size() == 2);
 }
 
-TEST_CASE("describe(plateaus) and latency_curve") {
-  const auto ps = g::find_plateaus(synthetic_curve(0));
-  const std::string text = g::describe(ps, 2000);  // 2 GHz: 33 cycles = 16.5 ns
+TEST_CASE("describe(plateaus), chase_result::point and latency_curve") {
+  const auto ps = m::find_plateaus(synthetic_curve(0));
+  const std::string text = m::describe(ps, 2000);  // 2 GHz: 33 cycles = 16.5 ns
   CHECK(text.find("plateau 1: 4 KiB .. 128 KiB  33.0 cycles = 16.5 ns (6 points)") != std::string::npos);
   CHECK(text.find("plateau 5:") != std::string::npos);
-  CHECK(g::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
+  CHECK(m::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
   g::chase_result r;
   r.bytes = 1 << 20;
   r.cycles_per_hop = 250;
-  const auto c = g::latency_curve({r, r});
+  CHECK(r.point() == std::pair<double, double>(1 << 20, 250));
+  const auto c = m::latency_curve({r, r});
   REQUIRE(c.size() == 2);
   CHECK(c[0].bytes == 1 << 20);
   CHECK(c[1].cycles == 250);

@@ -1,7 +1,7 @@
 // SASS tier probes for gen/stream.cuh: the stream kernels under names the checks can select.
 // tests/areas/cache.cmake checks the instruction forms and counts (the cache operator reaches
 // every access, several loads are in flight per thread, no local memory) and, with
-// cache_loop_check, that every access of an in_kernel kernel lies inside its pass loop.
+// INSIDE_LOOP, that every access of an in_kernel kernel lies inside its pass loop.
 #include <cuprobe/gen/stream.cuh>
 
 #include <cstdint>

@@ -1,11 +1,11 @@
-// cuprobe/gen/chase.cuh: pointer-chase latency (global and shared memory), working-set sweeps
-// and a plateau detector for the latency curve.
+// cuprobe/gen/chase.cuh: pointer-chase latency (global and shared memory) and working-set
+// sweeps. The plateaus of the resulting curve: model/plateau.cuh.
 //
 //   cuprobe::gen::chase_ring ring(64 << 20);                  // 64 MiB, one node per 128 B line
 //   auto r = cuprobe::gen::run_chase(ring, {.sm_clock_mhz = 1980});   // (C++20 designators)
 //   std::printf("%.1f cycles/hop = %.1f ns\n", r.cycles_per_hop, r.ns_per_hop);
 //   auto curve = cuprobe::gen::chase_sweep();                 // 4 KiB .. 4 GiB
-//   for (auto& p : cuprobe::gen::find_plateaus(cuprobe::gen::latency_curve(curve))) ...
+//   for (const auto& c : curve) std::printf("%zu B: %.1f cycles/hop\n", c.bytes, c.cycles_per_hop);
 //
 // The ring: `nodes = bytes / stride` nodes, `stride` bytes apart; each node's first 8 bytes
 // hold the device address of the next node, linked in a random cyclic permutation (Sattolo's
@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -209,12 +208,6 @@ inline std::uint64_t chase_warmup_steps(std::uint64_t nodes_per_ring, const chas
   }
 }
 
-/// One measured point of a latency curve.
-struct latency_point {
-  double bytes = 0;   ///< working set
-  double cycles = 0;  ///< cycles per hop
-};
-
 /// What one chase measured.
 struct chase_result {
   std::size_t bytes = 0;  ///< working set: nodes x stride
@@ -229,7 +222,9 @@ struct chase_result {
   double ns_per_hop = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::uint64_t> last_nodes;  ///< per lane: the node reached after all hops
 
-  latency_point point() const { return {static_cast<double>(bytes), cycles_per_hop}; }
+  /// (working set in bytes, cycles per hop): one point of a latency curve
+  /// (model::latency_curve turns a sweep into model::latency_point).
+  std::pair<double, double> point() const { return {static_cast<double>(bytes), cycles_per_hop}; }
 };
 
 /// Per-lane input of the chase kernels: start address (or shared offset) per lane.
@@ -442,136 +437,6 @@ std::vector<chase_result> chase_sweep(const chase_sweep_options& s = {}, Load lo
     on_point(out.back());
   }
   return out;
-}
-
-/// (bytes, cycles per hop) of each result, for find_plateaus().
-inline std::vector<latency_point> latency_curve(const std::vector<chase_result>& results) {
-  std::vector<latency_point> c;
-  for (const auto& r : results) c.push_back(r.point());
-  return c;
-}
-
-// ------------------------------------------------------------------------------------------
-// Plateaus of a latency curve.
-
-/// A flat region of the curve: points first..last (indices), level = their median cycles.
-struct plateau {
-  std::size_t first = 0, last = 0;  ///< indices into the curve, inclusive
-  double first_bytes = 0, last_bytes = 0;
-  double level = 0;                 ///< median cycles per hop of the member points
-  double min_cycles = 0, max_cycles = 0;
-  std::size_t points = 0;           ///< member points
-  std::size_t outliers = 0;         ///< lone points inside the region left out of it
-};
-
-/// Tolerances of find_plateaus: a point belongs to the current region when it is within
-/// max(relative x level, absolute) of the region's median.
-struct plateau_options {
-  double relative = 0.10;
-  double absolute = 2.0;       ///< cycles: keeps tiny levels (shared memory) from splitting
-  std::size_t min_points = 2;  ///< fewer member points: a transition, not a plateau
-};
-
-namespace detail {
-inline double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace detail
-
-/// Finds the flat regions of a latency curve (points ordered by strictly increasing bytes):
-/// walks the points, extending the current region while a point stays within tolerance of the
-/// region's median; a lone point that departs while the next point returns is an outlier, not a
-/// boundary; regions of fewer than min_points are transitions and dropped; neighbouring regions
-/// at the same level (within tolerance) are merged.
-inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curve,
-                                          const plateau_options& o = {}) {
-  require(o.relative >= 0 && o.absolute >= 0 && o.min_points >= 1,
-          "find_plateaus: tolerances must be >= 0 and min_points >= 1");
-  for (std::size_t i = 0; i < curve.size(); ++i) {
-    require(std::isfinite(curve[i].cycles) && curve[i].cycles >= 0,
-            "find_plateaus: cycles must be finite and non-negative");
-    require(i == 0 || curve[i].bytes > curve[i - 1].bytes,
-            "find_plateaus: the curve must be sorted by strictly increasing bytes");
-  }
-  auto near = [&](double v, double level) {
-    return std::fabs(v - level) <= std::max(o.relative * level, o.absolute);
-  };
-  struct region { std::size_t first, last, outliers; std::vector<double> v; };
-  std::vector<region> regions;
-  for (std::size_t i = 0; i < curve.size(); ++i) {
-    const double v = curve[i].cycles;
-    if (!regions.empty() && regions.back().last + 1 == i) {
-      region& r = regions.back();
-      const double level = detail::median_of(r.v);
-      if (near(v, level)) { r.v.push_back(v); r.last = i; continue; }
-      if (r.v.size() >= 2 && i + 1 < curve.size() && near(curve[i + 1].cycles, level)) {
-        ++r.outliers; r.last = i; continue;  // lone outlier: the region goes on
-      }
-    }
-    regions.push_back({i, i, 0, {v}});
-  }
-  std::vector<region> kept;
-  for (auto& r : regions) {
-    if (r.v.size() < o.min_points) continue;
-    if (!kept.empty() && kept.back().last + 2 >= r.first &&
-        near(detail::median_of(r.v), detail::median_of(kept.back().v))) {
-      region& k = kept.back();  // same level, at most one point apart: one plateau
-      k.outliers += r.outliers + (r.first - k.last - 1);
-      k.last = r.last;
-      k.v.insert(k.v.end(), r.v.begin(), r.v.end());
-      continue;
-    }
-    kept.push_back(std::move(r));
-  }
-  std::vector<plateau> out;
-  for (const auto& r : kept) {
-    plateau p;
-    p.first = r.first;
-    p.last = r.last;
-    p.first_bytes = curve[r.first].bytes;
-    p.last_bytes = curve[r.last].bytes;
-    p.level = detail::median_of(r.v);
-    p.min_cycles = *std::min_element(r.v.begin(), r.v.end());
-    p.max_cycles = *std::max_element(r.v.begin(), r.v.end());
-    p.points = r.v.size();
-    p.outliers = r.outliers;
-    out.push_back(p);
-  }
-  return out;
-}
-
-namespace detail {
-inline std::string bytes_text(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) { b /= 1024; ++u; }
-  char s[32];
-  std::snprintf(s, sizeof s, b == std::floor(b) ? "%.0f %s" : "%.1f %s", b, units[u]);
-  return s;
-}
-}  // namespace detail
-
-/// One line per plateau: "plateau 1: 4 KiB .. 128 KiB  33.0 cycles (6 points)"; with the SM
-/// clock in MHz the level is given in ns too.
-inline std::string describe(const std::vector<plateau>& ps, double sm_clock_mhz = 0) {
-  std::string s;
-  for (std::size_t i = 0; i < ps.size(); ++i) {
-    const plateau& p = ps[i];
-    char line[192];
-    std::snprintf(line, sizeof line, "plateau %zu: %s .. %s  %.1f cycles", i + 1,
-                  detail::bytes_text(p.first_bytes).c_str(), detail::bytes_text(p.last_bytes).c_str(),
-                  p.level);
-    s += line;
-    if (sm_clock_mhz > 0) {
-      std::snprintf(line, sizeof line, " = %.1f ns", p.level / sm_clock_mhz * 1e3);
-      s += line;
-    }
-    std::snprintf(line, sizeof line, " (%zu points%s)\n", p.points, p.outliers ? ", outliers left out" : "");
-    s += line;
-  }
-  return s;
 }
 
 }  // namespace cuprobe::gen

@@ -96,7 +96,7 @@ namespace detail {
 // Practices Guide from CUDA 13.0.
 #define CUPROBE_DETAIL_GUIDE_TABLE                                                              \
   "CUDA C++ Programming Guide (12.x), 'Arithmetic Instructions', table 'Throughput of Native " \
-  "Arithmetic Instructions' (CUDA C++ Best Practices Guide from 13.0), row guide_row(kind), "
+  "Arithmetic Instructions' (CUDA C++ Best Practices Guide from 13.0), the operation's row (see \"row\"), "
 inline constexpr const char* guide_75 = CUPROBE_DETAIL_GUIDE_TABLE "column 7.x (7.5)";
 inline constexpr const char* guide_75_fp64 =
     CUPROBE_DETAIL_GUIDE_TABLE "column 7.x, footnote: 2 for compute capability 7.5";

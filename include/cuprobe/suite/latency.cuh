@@ -4,8 +4,9 @@
 //   auto lad = cuprobe::suite::latency_ladder(dev, clock_mhz, {.max_bytes = 1ull << 30});
 //   std::printf("L1 %.0f, L2 %.0f, DRAM %.0f cycles\n", lad.l1, lad.l2, lad.dram);
 //
-// Each working set is chased `repeats` times (a fresh chase each, same ring); the repeats
-// become the samples of a measurement whose one "op" is a hop, so rates.cycles_per_op is the
+// Each working set is chased `repeats` times (a fresh chase each, same ring; rings up to the
+// L2 size are warmed by one full pass first, larger rings start cold: no warm-up, L2 flushed
+// before each repeat); the repeats become the samples of a measurement whose one "op" is a hop, so rates.cycles_per_op is the
 // latency in cycles at the given clock. The named levels are medians over fixed windows of
 // the curve, chosen from the device's own sizes (docs/memory-latency.md):
 //   L1    working sets up to 32 KiB, default loads (ld.global, cached in L1)
@@ -21,8 +22,10 @@
 
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/gen/chase.cuh"
+#include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/measure/stats.cuh"
+#include "cuprobe/model/plateau.cuh"
 #include "cuprobe/report/table.cuh"
 
 namespace cuprobe::suite {
@@ -39,8 +42,8 @@ struct latency_ladder_options {
 struct latency_ladder_result {
   std::vector<measurement> points;  ///< one per (load, working set)
   double l1 = -1, l2 = -1, l2_cg = -1, dram = -1, smem = -1;  ///< cycles
-  std::vector<gen::plateau> plateaus;  ///< of the default-load curve
-  std::vector<gen::latency_point> curve;
+  std::vector<model::plateau> plateaus;  ///< of the default-load curve
+  std::vector<model::latency_point> curve;
 };
 
 namespace detail {
@@ -70,7 +73,7 @@ inline measurement chase_measurement(const std::string& load, std::size_t bytes,
   return m;
 }
 
-inline double window_median(const std::vector<gen::latency_point>& c, double lo, double hi) {
+inline double window_median(const std::vector<model::latency_point>& c, double lo, double hi) {
   std::vector<double> v;
   for (const auto& p : c)
     if (p.bytes >= lo && p.bytes <= hi) v.push_back(p.cycles);
@@ -90,8 +93,9 @@ latency_ladder_result latency_ladder(const device_info& dev, double clock_mhz,
   gen::chase_options co;
   co.max_steps = o.max_steps;
   co.sm_clock_mhz = clock_mhz;
+  l2_flush flush(dev.l2_bytes);
   auto run_curve = [&](const char* load, std::size_t max_bytes, auto loader) {
-    std::vector<gen::latency_point> curve;
+    std::vector<model::latency_point> curve;
     for (std::size_t bytes : gen::chase_sweep_sizes(o.min_bytes, max_bytes, o.points_per_octave)) {
       progress(std::string(load) + " " + fmt_bytes(double(bytes)));
       std::size_t free_b = 0, total_b = 0;
@@ -99,15 +103,24 @@ latency_ladder_result latency_ladder(const device_info& dev, double clock_mhz,
       require(bytes + bytes / 32 + (std::size_t(256) << 20) <= free_b,
               "latency_ladder: " + std::to_string(bytes) + " bytes do not fit in free memory");
       gen::chase_ring ring(bytes, 128, 1, bytes);
+      // Each repeat starts from the same node: a ring that fits the L2 is warmed by one full
+      // pass (its hops then hit the cache being measured); a larger ring is not warmed and
+      // the L2 is flushed first, or a repeat would find the lines the one before it loaded.
+      gen::chase_options rco = co;
+      const bool fits_l2 = bytes <= dev.l2_bytes;
+      rco.warmup = fits_l2 ? gen::chase_warmup::full_pass : gen::chase_warmup::none;
       std::vector<gen::chase_result> runs;
-      for (int r = 0; r < o.repeats; ++r) runs.push_back(gen::run_chase(ring, co, loader));
+      for (int r = 0; r < o.repeats; ++r) {
+        if (!fits_l2) flush(nullptr);
+        runs.push_back(gen::run_chase(ring, rco, loader));
+      }
       res.points.push_back(detail::chase_measurement(load, bytes, runs, clock_mhz, dev));
       curve.push_back({double(bytes), res.points.back().rate.cycles_per_op});
     }
     return curve;
   };
   res.curve = run_curve("ld.global", o.max_bytes, gen::chase_load_global{});
-  res.plateaus = gen::find_plateaus(res.curve);
+  res.plateaus = model::find_plateaus(res.curve);
   res.l1 = detail::window_median(res.curve, 0, 32 << 10);
   res.l2 = detail::window_median(res.curve, 2 << 20, 16 << 20);
   res.dram = detail::window_median(res.curve, 4.0 * double(dev.l2_bytes), double(1ull << 30));
