@@ -134,10 +134,13 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
                    double clock_mhz, bool quick) {
   section("memory");
   namespace gen = cuprobe::gen;
-  const std::vector<std::pair<int, int>> configs =
-      quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
-            : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024}, {2, 512},
-                                               {4, 256}, {2, 1024}, {4, 512},  {8, 256}};
+  cuprobe::suite::dram_sweep sweep;
+  sweep.persistent = quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
+                           : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024},
+                                                              {2, 512}, {4, 256},  {2, 1024},
+                                                              {4, 512}, {8, 256}};
+  sweep.covering = quick ? std::vector<int>{256} : std::vector<int>{128, 256, 512, 1024};
+  sweep.array_bytes = cuprobe::suite::dram_array_bytes(d);
   cuprobe::run_options o;
   o.warmup = 2;
   o.stop = cuprobe::stopping_rule::fixed(10);
@@ -145,25 +148,25 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
   const gen::stream_pattern pats[3] = {gen::stream_pattern::read, gen::stream_pattern::write,
                                        gen::stream_pattern::copy};
   const char* keys[3] = {"dram.read.tbps", "dram.write.tbps", "dram.copy.tbps"};
+  cuprobe::measurement peer[3];  // write: cudaMemset, copy: cudaMemcpy, on the same arrays
   for (int i = 0; i < 3; ++i) {
     std::vector<cuprobe::measurement> all;
-    const auto m = cuprobe::suite::best_dram_bandwidth(d, pats[i], configs, {"cg", "cs"}, o, &all);
+    const auto m = cuprobe::suite::best_dram_bandwidth(d, pats[i], sweep, o, &all, &peer[i]);
     for (auto& x : all) res.add(std::move(x));
     bw[i] = m.rate.bytes_per_s;
-    std::printf("DRAM %-6s         %.2f TB/s (%s, %s x %s, %s)%s\n", gen::to_string(pats[i]),
+    std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", gen::to_string(pats[i]),
                 bw[i] / 1e12, m.params.at("case").as_string().c_str(),
-                m.params.at("blocks_per_sm").dump().c_str(), m.params.at("threads").dump().c_str(),
-                m.declared.accounting.c_str(),
+                m.params.at("config").as_string().c_str(), m.declared.accounting.c_str(),
                 cuprobe::has_flag(m.flags, "above_dram_peak") ? "  FLAG above_dram_peak" : "");
     sum.set(keys[i], bw[i] / 1e12);
   }
-  auto mc = cuprobe::suite::memcpy_bandwidth(cuprobe::suite::dram_elements(d, 16) * 16, o);
+  auto& mc = peer[2];
   std::printf("cudaMemcpy D2D      %.2f TB/s (read + written); copy kernel / memcpy = %.3f\n",
               mc.rate.bytes_per_s / 1e12, bw[2] / mc.rate.bytes_per_s);
   sum.set("dram.copy_vs_memcpy", bw[2] / mc.rate.bytes_per_s);
   sum.set("dram.memcpy.tbps", mc.rate.bytes_per_s / 1e12);
   res.add(std::move(mc));
-  auto ms = cuprobe::suite::memset_bandwidth(cuprobe::suite::dram_elements(d, 16) * 16, o);
+  auto& ms = peer[1];
   std::printf("cudaMemset          %.2f TB/s (written); write kernel / memset = %.3f\n",
               ms.rate.bytes_per_s / 1e12, bw[1] / ms.rate.bytes_per_s);
   sum.set("dram.memset.tbps", ms.rate.bytes_per_s / 1e12);

@@ -7,16 +7,21 @@ dir="${1:?usage: scripts/plots.sh RESULTS_DIR}"
 plot="$(dirname "$0")/../tools/plot.py"
 p() { local in="$dir/$1"; shift; [ -f "$in" ] && python3 "$plot" "$@" "$in" || echo "plots: skipped ($in missing or failed)"; }
 
-# DRAM bandwidth: one heatmap panel per case (width x operator x loop), one figure per pattern.
+# DRAM bandwidth: one heatmap panel per case (width x operator x loop) of the persistent grids,
+# one figure per pattern; then the best configuration of every case, covering grids included.
 for pat in read write copy mixed; do
   p dram_bandwidth.json heatmap --x threads --y blocks_per_sm --value rates.gb_per_s \
-    --facet case --where params.pattern=$pat --ylabel "GB/s" \
-    --title "DRAM $pat bandwidth (GB/s) by blocks per SM x threads per block" \
+    --facet case --where params.pattern=$pat --where params.grid=persistent --ylabel "GB/s" \
+    --title "DRAM $pat bandwidth (GB/s), persistent grids, by blocks per SM x threads per block" \
     -o "$dir/dram_${pat}_heatmap.png"
 done
 p dram_bandwidth.json bar --label params.case --value rates.gb_per_s --agg max --horizontal \
-  --name-prefix stream --where params.blocks_per_sm=4 --where params.threads=256 --ylabel "GB/s at 4 x 256" \
-  --title "DRAM bandwidth per case at 4 blocks/SM x 256 threads" -o "$dir/dram_cases_bar.png"
+  --name-prefix stream --ylabel "GB/s, best configuration" \
+  --title "DRAM bandwidth per case, best configuration" -o "$dir/dram_cases_bar.png"
+p dram_bandwidth.json line --x params.threads --y rates.gb_per_s --series params.case \
+  --where params.grid=covering --where params.element_bytes=16 --name-prefix stream \
+  --ylabel "GB/s" --title "DRAM bandwidth of covering grids (float4) vs threads per block" \
+  -o "$dir/dram_covering_vs_threads.png"
 # Latency against working set (log x), one line per load.
 p latency_ladder.json line --x params.bytes --y params.cycles_per_hop --series params.load --logx \
   --name-prefix latency.chase --ylabel "cycles per hop" \

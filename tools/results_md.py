@@ -84,10 +84,15 @@ def section_dram(doc):
     ex = doc["extra"]["dram_bandwidth"]
     rows = [[k, num(v["gb_per_s"], 4), num(100 * v["gb_per_s"] / ex["nominal_gb_per_s"], 3), v["config"]]
             for k, v in sorted(ex["best_by_case"].items())]
-    out = table(["case", "best GB/s", "% of nominal", "blocks/SM x threads"], rows)
+    out = table(["case", "best GB/s", "% of nominal",
+                 "best config (BxT: blocks/SM x threads; cover xT: one element per thread)"], rows)
+    if "array_bytes" in ex:
+        out += (f"\nArrays of {num(ex['array_bytes'] / 2**20, 5)} MiB each; in_kernel launches make "
+                f"{ex['in_kernel_passes']} passes.")
     out += (f"\nNominal peak {num(ex['nominal_gb_per_s'], 4)} GB/s (bus width x memory clock x 2). "
-            f"Peers in the same program: cudaMemcpy D2D {num(ex['memcpy_gb_per_s'], 4)} GB/s "
-            f"(read + written), cudaMemset {num(ex.get('memset_gb_per_s'), 4)} GB/s.")
+            f"Peers in the same program, on the copy and write arrays: cudaMemcpy D2D "
+            f"{num(ex['memcpy_gb_per_s'], 4)} GB/s (read + written), cudaMemset "
+            f"{num(ex.get('memset_gb_per_s'), 4)} GB/s.")
     if "copy_vs_memcpy" in ex:
         out += f" Best copy kernel / cudaMemcpy: {num(ex['copy_vs_memcpy'], 3)}."
     flagged = [b["params"].get("case", b["name"]) for b in doc["benchmarks"]

@@ -93,6 +93,19 @@ cuprobe_add_sass_test(cache_stream_mixed_f4_cv SOURCE ${_cache_stream} OPTIONS -
   FUNCTION "^stream_mixed_f4_cv_in_kernel$"
   CHECK "LDG\\.E\\.128\\.STRONG\\.SYS[ ] == 24" "^STG\\.E\\.128\\.STRONG\\.SYS[ ] == 3" "!LDL|STL"
   LABELS cache)
+# Covering grids: one element per thread, so exactly one access per array and no loop: the only
+# BRA is the branch-to-self that ptxas puts after every kernel's last EXIT.
+cuprobe_add_sass_test(cache_covering_write_f4_cg SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^covering_write_f4_cg$"
+  CHECK "^STG\\.E\\.128\\.STRONG\\.GPU[ ] == 1" "^STG == 1" "!LDG" "^BRA == 1" "!LDL|STL" LABELS cache)
+cuprobe_add_sass_test(cache_covering_copy_f4_cs SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^covering_copy_f4_cs$"
+  CHECK "^LDG\\.E\\.EF\\.128[ ] == 1" "^STG\\.E\\.EF\\.128[ ] == 1" "^LDG == 1" "^STG == 1" "^BRA == 1"
+        "!LDL|STL" LABELS cache)
+# mixed: the 8 predicated input loads (inputs is a run-time 1..8) of the one element.
+cuprobe_add_sass_test(cache_covering_mixed_f_cv SOURCE ${_cache_stream} OPTIONS -DNDEBUG
+  FUNCTION "^covering_mixed_f_cv$"
+  CHECK "LDG\\.E\\.STRONG\\.SYS[ ] == 8" "^STG\\.E\\.STRONG\\.SYS[ ] == 1" "!LDL|STL" LABELS cache)
 
 # Pass loops: every access of an in_kernel kernel lies inside the outermost loop (the loop
 # over passes), i.e. ptxas did not hoist a load or sink a store out of it (INSIDE_LOOP).

@@ -2,12 +2,15 @@
 // example needs (read, write, copy, mixed x float, float4 x ld.cg, ld.cs, ld.cv x launches,
 // in_kernel) produces exactly the predicted output; the device checks agree with the host
 // checks; a wrong or unwritten word is caught; the replicated layout reads the whole array in
-// every block; arguments are checked before a launch.
+// every block; arguments are checked before a launch. Covering grids (one element per thread)
+// give the same outputs for any element count and block size; the driver peers of
+// suite/memory.cuh write into a workload's own arrays.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
 #include <cuprobe/gen/stream.cuh>
 #include <cuprobe/gen/stream_check.cuh>
+#include <cuprobe/suite/memory.cuh>
 
 #include <cstdint>
 #include <optional>
@@ -62,6 +65,57 @@ CUPROBE_GPU_TEST_CASE("every kernel of the DRAM table produces exactly the predi
     CHECK_MESSAGE(c.ok, c.message);
     CHECK(c.checked > 0);
   }
+}
+
+CUPROBE_GPU_TEST_CASE("covering grids: every kernel produces exactly the predicted output") {
+  const auto t = gen::stream_covering_kernels<gen::type_list<float, float4>,
+                                              gen::type_list<cache::cg, cache::cs, cache::cv>>();
+  REQUIRE(t.size() == 18);
+  for (const auto& k : t)
+    for (std::uint64_t elements : {std::uint64_t(1), std::uint64_t(255), std::uint64_t(70001)})
+      for (int threads : {64, 256, 1024}) {
+        CAPTURE(k.name());
+        CAPTURE(elements);
+        CAPTURE(threads);
+        // Two launches (first_pass 0, then 1): the write check sees the second pass's values.
+        const auto c = run(k, elements, gen::stream_covering_shape(elements, threads));
+        CHECK_MESSAGE(c.ok, c.message);
+        CHECK(c.checked > 0);
+      }
+}
+
+CUPROBE_GPU_TEST_CASE("covering grid too small: refused before launch; a partial grid is caught") {
+  const auto t = gen::stream_covering_kernels<gen::type_list<float4>, gen::type_list<cache::cg>,
+                                              gen::pattern_list<stream_pattern::copy>>();
+  gen::stream_workload w(stream_pattern::copy, 16, 5000);
+  w.fill_inputs(3);
+  w.poison_outputs();
+  const auto shape = gen::stream_covering_shape(4000, 256);  // 4096 threads for 5000 elements
+  CHECK_THROWS_WITH_AS(t[0].launch(shape, w.args(shape)), doctest::Contains("one thread per element"),
+                       cuprobe::error);
+  // Launched by hand with fewer elements than the workload holds, the rest stays poisoned.
+  auto a = w.args(shape);
+  a.elements = 4000;
+  t[0].launch(shape, a);
+  const auto c = w.check();
+  CHECK_FALSE(c.ok);
+  CHECK(c.mismatches == 1000 * 4);  // 4 words per float4 element
+}
+
+CUPROBE_GPU_TEST_CASE("the driver peers write the workload's arrays: memcpy passes the copy check") {
+  cuprobe::run_options o;
+  o.warmup = 1;
+  o.stop = cuprobe::stopping_rule::fixed(2);
+  gen::stream_workload w(stream_pattern::copy, 16, 100000);
+  w.fill_inputs(9);
+  w.poison_outputs();
+  w.args(gen::stream_covering_shape(100000, 256));
+  const auto m = cuprobe::suite::memcpy_bandwidth(w.output().data(), w.input(0).data(),
+                                                  100000 * 16, o);
+  CHECK(m.samples_s.size() == 2);
+  CHECK(m.rate.bytes_per_s > 0);
+  const auto c = w.check();
+  CHECK_MESSAGE(c.ok, c.message);
 }
 
 CUPROBE_GPU_TEST_CASE("device checks agree with the host checks on downloaded data") {

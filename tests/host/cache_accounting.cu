@@ -173,6 +173,44 @@ TEST_CASE("the kernel table: every combination once, found by its key") {
   CHECK(one.name() == "mixed uint4 ld.global.cs -> st.global.cs, launches");
 }
 
+TEST_CASE("covering grids: kernel table, names, shapes and the one-thread-per-element check") {
+  const auto t = gen::stream_covering_kernels<gen::type_list<float, float4>,
+                                              gen::type_list<cache::cg, cache::cs>>();
+  CHECK(t.size() == 2 * 2 * 3);  // write, copy and mixed; no read
+  for (const auto& k : t) {
+    CHECK(k.grid == gen::stream_grid::covering);
+    CHECK(k.mode == cuprobe::loop_mode::launches);
+    CHECK(k.pattern != stream_pattern::read);
+  }
+  const auto& k = gen::find_stream_kernel(t, stream_pattern::copy, 16, "cs",
+                                          cuprobe::loop_mode::launches, gen::stream_grid::covering);
+  CHECK(k.name() == "copy float4 ld.global.cs -> st.global.cs, launches, covering");
+  // The persistent kernel of the same key is not in this table, and the message says which grid.
+  CHECK_THROWS_WITH_AS(gen::find_stream_kernel(t, stream_pattern::copy, 16, "cs",
+                                               cuprobe::loop_mode::launches),
+                       doctest::Contains("persistent grid"), cuprobe::error);
+  CHECK(std::string(gen::to_string(gen::stream_grid::covering)) == "covering");
+
+  const auto s = gen::stream_covering_shape(1000, 256);
+  CHECK(s.grid.x == 4);  // ceil(1000 / 256)
+  CHECK(s.block.x == 256);
+  CHECK(gen::stream_covering_shape(1024, 256).grid.x == 4);
+  CHECK(gen::stream_covering_shape(1, 1024).grid.x == 1);
+  CHECK(gen::stream_covering_shape(std::uint64_t(4) << 30 >> 4, 256).grid.x == 1048576);
+  CHECK_THROWS_AS(gen::stream_covering_shape(0, 256), cuprobe::error);
+  CHECK_THROWS_AS(gen::stream_covering_shape(10, 0), cuprobe::error);
+  CHECK_THROWS_WITH_AS(gen::stream_covering_shape(std::uint64_t(1) << 42, 1),
+                       doctest::Contains("2^31 - 1 blocks"), cuprobe::error);
+
+  gen::stream_args a;
+  a.in[0] = reinterpret_cast<const void*>(std::uintptr_t{0x10000});
+  a.out = reinterpret_cast<void*>(std::uintptr_t{0x20000});
+  a.elements = 1001;  // one more than 1000 threads
+  auto small = gen::stream_covering_shape(1000, 250);
+  CHECK_THROWS_WITH_AS(k.launch(small, a), doctest::Contains("one thread per element"),
+                       cuprobe::error);
+}
+
 TEST_CASE("launch shapes and argument checks, before any CUDA call") {
   const auto s = gen::stream_shape(4, 256, 132);
   CHECK(s.grid.x == 528);

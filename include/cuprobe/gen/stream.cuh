@@ -24,6 +24,19 @@
 // pointers by pass x args.zero, a kernel argument that is 0 at run time but unknown to the
 // compiler: every pass really loads and stores (tests/sass/cache_stream.cu checks it).
 //
+// Grids (stream_grid): `persistent` (stream_shape: blocks_per_sm x SMs blocks, grid-stride, U
+// elements in flight per thread, either loop mode) or `covering` (stream_covering_shape: one
+// element per thread and as many blocks as the array needs, the way the driver launches its
+// cudaMemcpy and cudaMemset kernels; launches mode; write, copy and mixed, since a read would
+// need a sink word per element). The covering kernels are straight-line code with few
+// registers, so 2048 threads fit on an SM, and the hardware hands their blocks out in address
+// order: on the H200 they write and copy faster than any persistent shape (docs/memory-ptx.md).
+//   const auto cover = gen::stream_covering_kernels<gen::type_list<float4>,
+//                                                   gen::type_list<cache::cs>>();
+//   gen::find_stream_kernel(cover, gen::stream_pattern::write, 16, "cs", gen::loop_mode::launches,
+//                           gen::stream_grid::covering).launch(
+//       gen::stream_covering_shape(args.elements, 256), args);
+//
 // Layouts: `partitioned` (grid-stride: each element is touched once per pass by the whole grid;
 // block b always touches the same elements, so an SM's footprint is about
 // elements x blocks_on_that_SM / grid_blocks) or `replicated` (read only: every block reads the
@@ -44,13 +57,14 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/launch.cuh"  // cuprobe::loop_mode, shared with the runner
+#include "cuprobe/gen/stream_accounting.cuh"
 #include "cuprobe/ptx/cache.cuh"
 
 namespace cuprobe::gen {
 
-enum class stream_pattern { read, write, copy, mixed };
 using cuprobe::loop_mode;  // launches: one pass per launch; in_kernel: args.passes per launch
-enum class stream_layout { partitioned, replicated };
+/// How a kernel's grid walks the arrays (see the file comment).
+enum class stream_grid { persistent, covering };
 
 inline const char* to_string(stream_pattern p) {
   switch (p) {
@@ -65,9 +79,9 @@ using cuprobe::to_string;
 inline const char* to_string(stream_layout l) {
   return l == stream_layout::partitioned ? "partitioned" : "replicated";
 }
-
-inline constexpr unsigned max_stream_inputs = 8;
-inline constexpr unsigned default_mixed_inputs = 5;
+inline const char* to_string(stream_grid g) {
+  return g == stream_grid::persistent ? "persistent" : "covering";
+}
 
 /// The arguments of every stream kernel (one type for all, so that a table of kernels can hold
 /// them). Pointers are device pointers aligned to the element size.
@@ -182,19 +196,51 @@ __device__ __forceinline__ void strided_loop(std::uint64_t begin, std::uint64_t 
   for (; i < n; i += step) use(i, get(i));
 }
 
-}  // namespace detail
+/// The element the write pattern stores at index i in pass `pass` (stream_written_word lanes).
+template <class T>
+__device__ __forceinline__ T written_element(std::uint64_t i, std::uint32_t pass) {
+  constexpr unsigned lanes = sizeof(T) / 4;
+  const std::uint32_t salt = (pass + 1u) * 0x9E3779B9u;
+  lanes_of<T> v;
+#pragma unroll
+  for (unsigned j = 0; j < lanes; ++j) v.w[j] = static_cast<std::uint32_t>(i * lanes + j) ^ salt;
+  return from_lanes<T>(v);
+}
 
-/// The body of every stream kernel; call it from your own __global__ function to get a kernel
-/// with a name you choose (tests/sass/cache_stream.cu does).
-template <stream_pattern P, class T, class LdOp, class StOp, loop_mode M>
-__device__ __forceinline__ void stream_body(const stream_args& a) {
+/// The mixed pattern's element i: the lane-wise wrapping sum of inputs 0 .. a.inputs, each
+/// offset by `off` elements (loads predicated on the run-time input count).
+template <class T, class LdOp>
+__device__ __forceinline__ T mixed_element(const stream_args& a, std::uint64_t off,
+                                           std::uint64_t i) {
+  lanes_of<T> s{};
+#pragma unroll
+  for (unsigned k = 0; k < max_stream_inputs; ++k) {
+    if (k < a.inputs) {
+      const auto v = to_lanes(ptx::ld<LdOp>(static_cast<const T*>(a.in[k]) + off + i));
+#pragma unroll
+      for (unsigned j = 0; j < sizeof(T) / 4; ++j) s.w[j] += v.w[j];
+    }
+  }
+  return from_lanes<T>(s);
+}
+
+template <class T, class LdOp, class StOp>
+__device__ __forceinline__ void check_stream_types() {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "cuprobe::gen stream kernels take elements of 4, 8 or 16 bytes (float, "
                 "uint32_t, float2, float4, uint4, ...)");
   static_assert(std::is_trivially_copyable_v<T>, "cuprobe::gen: T must be trivially copyable");
   static_assert(ptx::is_load_operator<LdOp>, "cuprobe::gen: LdOp must be a load operator");
   static_assert(ptx::is_store_operator<StOp>, "cuprobe::gen: StOp must be a store operator");
-  constexpr unsigned lanes = sizeof(T) / 4;
+}
+
+}  // namespace detail
+
+/// The body of every stream kernel; call it from your own __global__ function to get a kernel
+/// with a name you choose (tests/sass/cache_stream.cu does).
+template <stream_pattern P, class T, class LdOp, class StOp, loop_mode M>
+__device__ __forceinline__ void stream_body(const stream_args& a) {
+  detail::check_stream_types<T, LdOp, StOp>();
   constexpr unsigned U = detail::stream_unroll<P, T>;
   const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t begin = a.replicated ? threadIdx.x : tid;
@@ -212,29 +258,14 @@ __device__ __forceinline__ void stream_body(const stream_args& a) {
       detail::strided_loop<U>(begin, step, n, load,
                               [&](std::uint64_t, const T& v) { acc += detail::lane_sum(v); });
     } else if constexpr (P == stream_pattern::write) {
-      const std::uint32_t salt = (a.first_pass + p + 1u) * 0x9E3779B9u;
       const auto value = [&](std::uint64_t i) {
-        detail::lanes_of<T> v;
-#pragma unroll
-        for (unsigned j = 0; j < lanes; ++j) v.w[j] = static_cast<std::uint32_t>(i * lanes + j) ^ salt;
-        return detail::from_lanes<T>(v);
+        return detail::written_element<T>(i, a.first_pass + p);
       };
       detail::strided_loop<U>(begin, step, n, value, store);
     } else if constexpr (P == stream_pattern::copy) {
       detail::strided_loop<U>(begin, step, n, load, store);
     } else {
-      const auto sum = [&](std::uint64_t i) {
-        detail::lanes_of<T> s{};
-#pragma unroll
-        for (unsigned k = 0; k < max_stream_inputs; ++k) {
-          if (k < a.inputs) {
-            const auto v = detail::to_lanes(ptx::ld<LdOp>(static_cast<const T*>(a.in[k]) + off + i));
-#pragma unroll
-            for (unsigned j = 0; j < lanes; ++j) s.w[j] += v.w[j];
-          }
-        }
-        return detail::from_lanes<T>(s);
-      };
+      const auto sum = [&](std::uint64_t i) { return detail::mixed_element<T, LdOp>(a, off, i); };
       detail::strided_loop<U>(begin, step, n, sum, store);
     }
   }
@@ -246,76 +277,29 @@ __global__ void stream_pass_kernel(stream_args a) {
   stream_body<P, T, LdOp, StOp, M>(a);
 }
 
-// ---- Byte accounting. ----
-
-/// Which bytes one launch (or a series) moves, as the kernel requests them: what a bandwidth
-/// figure divides by. Not counted: the read pattern's one sink word per thread, and any DRAM
-/// traffic the memory system adds (write-allocate fills, ECC): say so next to the number.
-struct stream_bytes {
-  stream_pattern pattern = stream_pattern::read;
-  std::uint64_t elements = 0;         ///< N: elements per array
-  std::uint64_t element_bytes = 0;
-  std::uint64_t passes = 0;           ///< passes the figures cover
-  std::uint64_t reads_per_pass = 0;   ///< elements read per pass
-  std::uint64_t writes_per_pass = 0;  ///< elements written per pass
-  std::uint64_t bytes_read = 0;
-  std::uint64_t bytes_written = 0;
-  std::string rule;                   ///< e.g. "copy: N read + N written per pass"
-
-  std::uint64_t total() const { return bytes_read + bytes_written; }
-};
-
-/// Bytes moved by `passes` passes of `pattern` over `elements` elements of `element_bytes`.
-/// `inputs`: mixed only (N in NR1W). `replicas`: replicated read only, the number of blocks
-/// (each reads every element once per pass).
-inline stream_bytes stream_accounting(stream_pattern pattern, std::uint64_t elements,
-                                      std::uint64_t element_bytes, std::uint64_t passes,
-                                      unsigned inputs = default_mixed_inputs,
-                                      std::uint64_t replicas = 1) {
-  require(pattern != stream_pattern::mixed || (inputs >= 1 && inputs <= max_stream_inputs),
-          "stream_accounting: mixed takes 1 to 8 inputs, got " + std::to_string(inputs));
-  require(replicas >= 1 && (replicas == 1 || pattern == stream_pattern::read),
-          "stream_accounting: only the read pattern can be replicated over blocks");
-  stream_bytes b;
-  b.pattern = pattern;
-  b.elements = elements;
-  b.element_bytes = element_bytes;
-  b.passes = passes;
-  switch (pattern) {
-    case stream_pattern::read:
-      b.reads_per_pass = elements * replicas;
-      b.rule = replicas == 1 ? "read: N read per pass"
-                             : "read, replicated: N read by each of " +
-                                   std::to_string(replicas) + " blocks per pass";
-      break;
-    case stream_pattern::write:
-      b.writes_per_pass = elements;
-      b.rule = "write: N written per pass";
-      break;
-    case stream_pattern::copy:
-      b.reads_per_pass = elements;
-      b.writes_per_pass = elements;
-      b.rule = "copy: N read + N written per pass";
-      break;
-    case stream_pattern::mixed:
-      b.reads_per_pass = elements * inputs;
-      b.writes_per_pass = elements;
-      b.rule = "mixed " + std::to_string(inputs) + "R1W: " + std::to_string(inputs) +
-               "N read + N written per pass";
-      break;
-  }
-  b.bytes_read = b.reads_per_pass * element_bytes * passes;
-  b.bytes_written = b.writes_per_pass * element_bytes * passes;
-  return b;
+/// The body of the covering-grid kernels: thread i of the grid handles element i, once (one
+/// pass per launch, pass number a.first_pass); threads past a.elements do nothing. No loop, so
+/// no pass offset is needed. Write, copy and mixed only.
+template <stream_pattern P, class T, class LdOp, class StOp>
+__device__ __forceinline__ void stream_covering_body(const stream_args& a) {
+  detail::check_stream_types<T, LdOp, StOp>();
+  static_assert(P != stream_pattern::read,
+                "cuprobe::gen: a covering grid takes write, copy and mixed (a read would need a "
+                "sink word per element); read with stream_body on a persistent grid");
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= a.elements) return;
+  T* out = static_cast<T*>(a.out) + i;
+  if constexpr (P == stream_pattern::write)
+    ptx::st<StOp>(out, detail::written_element<T>(i, a.first_pass));
+  else if constexpr (P == stream_pattern::copy)
+    ptx::st<StOp>(out, ptx::ld<LdOp>(static_cast<const T*>(a.in[0]) + i));
+  else
+    ptx::st<StOp>(out, detail::mixed_element<T, LdOp>(a, 0, i));
 }
 
-/// Bytes of the array that one SM touches in every pass (what must fit in its L1 for the
-/// passes after the first to hit there), for a grid that spreads its blocks evenly over
-/// sm_count SMs: the whole array when replicated, an equal share when partitioned.
-inline double stream_bytes_per_sm(std::uint64_t array_bytes, stream_layout layout, int sm_count) {
-  require(sm_count >= 1, "stream_bytes_per_sm: sm_count must be positive");
-  return layout == stream_layout::replicated ? double(array_bytes)
-                                             : double(array_bytes) / sm_count;
+template <stream_pattern P, class T, class LdOp, class StOp>
+__global__ void stream_covering_kernel(stream_args a) {
+  stream_covering_body<P, T, LdOp, StOp>(a);
 }
 
 // ---- Launch shape and the runtime table of kernels. ----
@@ -334,6 +318,23 @@ inline launch_shape stream_shape(int blocks_per_sm, int block_threads, int sm_co
   require(sm_count >= 1, "stream_shape: sm_count must be positive");
   launch_shape s;
   s.grid = dim3(grid_for(sm_count, blocks_per_sm));
+  s.block = dim3(static_cast<unsigned>(block_threads));
+  return s;
+}
+
+/// The grid of a covering kernel: one thread per element, ceil(elements / block_threads)
+/// blocks of block_threads threads.
+inline launch_shape stream_covering_shape(std::uint64_t elements, int block_threads) {
+  require(elements >= 1, "stream_covering_shape: elements must be at least 1");
+  require(block_threads >= 1 && block_threads <= 1024,
+          "stream_covering_shape: block_threads must be 1..1024, got " +
+              std::to_string(block_threads));
+  const std::uint64_t blocks = (elements + unsigned(block_threads) - 1) / unsigned(block_threads);
+  require(blocks <= 0x7FFFFFFFu, "stream_covering_shape: " + std::to_string(elements) +
+                                     " elements need more than 2^31 - 1 blocks of " +
+                                     std::to_string(block_threads));
+  launch_shape s;
+  s.grid = dim3(static_cast<unsigned>(blocks));
   s.block = dim3(static_cast<unsigned>(block_threads));
   return s;
 }
@@ -361,6 +362,7 @@ CUPROBE_DETAIL_ELEMENT_NAME(double2)
 struct stream_kernel {
   stream_pattern pattern = stream_pattern::read;
   loop_mode mode = loop_mode::launches;
+  stream_grid grid = stream_grid::persistent;  ///< covering: launches mode, stream_covering_shape
   std::size_t element_bytes = 0;
   const char* element = "";
   const char* load_op = "";     ///< the load tag's name: the table's key (write too)
@@ -369,13 +371,15 @@ struct stream_kernel {
   const char* store_ptx = "";   ///< "st.global.cg"
   void (*kernel)(stream_args) = nullptr;
 
-  /// "copy float4 ld.global.cg -> st.global.cg, in_kernel"
+  /// "copy float4 ld.global.cg -> st.global.cg, in_kernel"; covering grids end in
+  /// ", launches, covering".
   std::string name() const {
     std::string s = std::string(to_string(pattern)) + " " + element + " ";
     if (pattern == stream_pattern::read) s += load_ptx;
     else if (pattern == stream_pattern::write) s += store_ptx;
     else s += std::string(load_ptx) + " -> " + store_ptx;
-    return s + ", " + to_string(mode);
+    s += std::string(", ") + to_string(mode);
+    return grid == stream_grid::covering ? s + ", covering" : s;
   }
 
   /// Checks `a` against this kernel (sentences for null, misaligned or inconsistent
@@ -402,6 +406,12 @@ inline void check_stream_args(const stream_kernel& k, const launch_shape& s, con
   require(k.mode == loop_mode::launches || a.passes >= 1, who + "in_kernel needs passes >= 1");
   require(!a.replicated || k.pattern == stream_pattern::read,
           who + "only the read pattern takes the replicated layout");
+  require(k.grid == stream_grid::persistent ||
+              std::uint64_t(s.grid.x) * s.block.x >= a.elements,
+          who + "the grid has " + std::to_string(std::uint64_t(s.grid.x) * s.block.x) +
+              " threads for " + std::to_string(a.elements) +
+              " elements: a covering kernel needs one thread per element "
+              "(use stream_covering_shape)");
   const bool reads = k.pattern != stream_pattern::write;
   const unsigned inputs = k.pattern == stream_pattern::mixed ? a.inputs : (reads ? 1u : 0u);
   require(inputs <= max_stream_inputs && (k.pattern != stream_pattern::mixed || inputs >= 1),
@@ -426,6 +436,26 @@ stream_kernel make_stream_kernel() {
   k.store_ptx = ptx::store_instruction<S>;
   k.kernel = &stream_pass_kernel<P, T, Op, S, M>;
   return k;
+}
+
+template <stream_pattern P, class T, class Op>
+stream_kernel make_covering_kernel() {
+  stream_kernel k = make_stream_kernel<P, T, Op, loop_mode::launches>();
+  k.grid = stream_grid::covering;
+  k.kernel = &stream_covering_kernel<P, T, Op, paired_store_t<Op>>;
+  return k;
+}
+template <class T, class Op, stream_pattern... Ps>
+void add_covering_patterns(std::vector<stream_kernel>& v, pattern_list<Ps...>) {
+  (v.push_back(make_covering_kernel<Ps, T, Op>()), ...);
+}
+template <class T, class... Ops, class PL>
+void add_covering_ops(std::vector<stream_kernel>& v, type_list<Ops...>, PL pl) {
+  (add_covering_patterns<T, Ops>(v, pl), ...);
+}
+template <class... Ts, class OL, class PL>
+void add_covering(std::vector<stream_kernel>& v, type_list<Ts...>, OL ol, PL pl) {
+  (add_covering_ops<Ts>(v, ol, pl), ...);
 }
 
 template <stream_pattern P, class T, class Op, loop_mode... Ms>
@@ -473,19 +503,32 @@ std::vector<stream_kernel> stream_kernels() {
   return v;
 }
 
+/// The covering-grid kernels (stream_grid::covering, launches mode) of every element type x
+/// load operator x pattern (write, copy and mixed by default; read is not allowed).
+template <class Elements, class LoadOps,
+          class Patterns = pattern_list<stream_pattern::write, stream_pattern::copy,
+                                        stream_pattern::mixed>>
+std::vector<stream_kernel> stream_covering_kernels() {
+  std::vector<stream_kernel> v;
+  detail::add_covering(v, Elements{}, LoadOps{}, Patterns{});
+  return v;
+}
+
 /// The kernel of `kernels` that matches, or cuprobe::error listing what the table holds.
 inline const stream_kernel& find_stream_kernel(const std::vector<stream_kernel>& kernels,
                                                stream_pattern pattern, std::size_t element_bytes,
-                                               std::string_view load_op, loop_mode mode) {
+                                               std::string_view load_op, loop_mode mode,
+                                               stream_grid grid = stream_grid::persistent) {
   for (const auto& k : kernels)
     if (k.pattern == pattern && k.element_bytes == element_bytes && k.load_op == load_op &&
-        k.mode == mode)
+        k.mode == mode && k.grid == grid)
       return k;
   std::string have;
   for (const auto& k : kernels) have += "\n  " + k.name() + " (load op " + k.load_op + ")";
   throw error("cuprobe: find_stream_kernel: no " + std::string(to_string(pattern)) + " kernel for " +
               std::to_string(element_bytes) + "-byte elements, load operator '" +
-              std::string(load_op) + "', " + to_string(mode) + "; the table holds:" + have);
+              std::string(load_op) + "', " + to_string(mode) + ", " + to_string(grid) +
+              " grid; the table holds:" + have);
 }
 
 }  // namespace cuprobe::gen

@@ -215,6 +215,7 @@ class stream_workload {
   unsigned inputs() const { return inputs_; }
   const device_buffer<std::uint32_t>& input(unsigned k) const { return in_.at(k); }
   const device_buffer<std::uint32_t>& output() const { return out_; }
+  device_buffer<std::uint32_t>& output() { return out_; }  ///< e.g. for a peer to write into
   const device_buffer<std::uint32_t>& sinks() const { return sink_; }
 
   /// Input k, word w becomes stream_input_word(seed, k, w).
