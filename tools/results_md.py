@@ -126,11 +126,17 @@ def section_ncu(path):
     for r in rows[2:]:
         name = r[kn]
         args = name[name.index("<") + 1:name.index(">")].split(", ")
-        label = f"{pats.get(args[0], args[0])} {args[1]} .{args[2]}, {'in_kernel' if args[4] == '1' else 'launches'}"
+        # stream_pass_kernel<P, T, Ld, St, Mode> or stream_covering_kernel<P, T, Ld, St>
+        if "covering" in name or len(args) < 5:
+            grid = "launches, covering"
+        else:
+            grid = "in_kernel" if args[4] == "1" else "launches"
+        label = f"{pats.get(args[0], args[0])} {args[1]} .{args[2]}, {grid}"
         out_rows.append([label] + [r[i] for i in idx])
     short = ["L1 hit %", "L2 hit %", "L1 requests (ld)", "L1 sectors (ld)", "L2 requests (read)",
              "L2 sectors (read)", "DRAM bytes read", "DRAM bytes written"]
-    return table(["kernel (4 x 256 per SM)"] + short, out_rows)
+    return table(["kernel (persistent: 4 x 256 per SM; covering: 256 threads per block)"] + short,
+                 out_rows)
 
 
 def section_latency(doc):
