@@ -23,6 +23,8 @@
 #include <optional>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
     std::map<std::string, best_t> best;  // by case
     std::map<std::string, double> best_by_pattern;
     std::optional<cuprobe::measurement> memcpy_m, memset_m;
+    const bool tty = isatty(fileno(stderr));  // progress line only on a terminal, not in logs
     for (const auto& pname : patterns) {
       const auto pattern = pattern_of(pname);
       for (const auto& wname : widths) {
@@ -122,7 +125,7 @@ int main(int argc, char** argv) {
         const auto point = [&](const gen::stream_kernel& k, const cuprobe::launch_shape& shape,
                                cuprobe::loop_mode mode) {
           const std::string cfg = cuprobe::suite::stream_config(k.grid, shape);
-          std::fprintf(stderr, "\r\033[K%s %s", k.name().c_str(), cfg.c_str());
+          if (tty) std::fprintf(stderr, "\r\033[K%s %s", k.name().c_str(), cfg.c_str());
           auto r = cuprobe::suite::stream_bandwidth(k, w, shape, mode, passes, o, /*dram=*/true);
           r.check.require();
           const std::string key = k.name();
@@ -158,7 +161,7 @@ int main(int argc, char** argv) {
           memset_m = cuprobe::suite::memset_bandwidth(w.output().data(), array_bytes, o);
       }
     }
-    std::fprintf(stderr, "\n");
+    if (tty) std::fprintf(stderr, "\n");
 
     // The peers in the same program: cudaMemcpy D2D and cudaMemset, on the copy and write
     // arrays when those patterns ran, else on fresh arrays of the same size.

@@ -1,5 +1,7 @@
 // latency_ladder: load-to-use latency against working set, 4 KiB to 4 GiB, by pointer chase;
-// the L1, L2 and DRAM plateaus, TLB effects at the largest sets, and shared memory.
+// the L1, L2 and DRAM plateaus, TLB effects at the largest sets, and shared memory. Then the
+// TLB reach by stride (.cg loads, one node per 2 MiB page, and per 64 KiB) and who chases (one thread, a
+// warp on one ring, a warp gathering from 32 rings) at L1, L2, DRAM and shared-memory sizes.
 //
 //   build/h200/examples/latency_ladder --json latency.json      (--quick: to 1 GiB, fewer points)
 //
@@ -9,6 +11,7 @@
 // Default loads (ld.global, cached in L1) and .cg loads (L2 only) give two curves.
 #include <cuprobe/cuprobe.cuh>
 #include <cuprobe/suite/latency.cuh>
+#include <cuprobe/suite/latency_more.cuh>
 
 #include <cstdio>
 
@@ -29,9 +32,19 @@ int main(int argc, char** argv) {
       o.cg_max_bytes = std::size_t(64) << 20;
       o.max_steps = 1u << 16;
     }
-    const auto lad = cuprobe::suite::latency_ladder(dev, mhz, o, [](const std::string& what) {
+    const auto progress = [](const std::string& what) {
       std::fprintf(stderr, "latency_ladder: %s\n", what.c_str());
-    });
+    };
+    const auto lad = cuprobe::suite::latency_ladder(dev, mhz, o, progress);
+    cuprobe::suite::tlb_sweep_options to;
+    cuprobe::suite::lane_modes_options lo;
+    if (cli.quick) {
+      to.strides = {std::size_t(2) << 20};
+      to.max_bytes = std::size_t(1) << 30;
+      to.repeats = lo.repeats = 1;
+    }
+    const auto tlb = cuprobe::suite::tlb_sweep(dev, mhz, to, progress);
+    const auto lanes = cuprobe::suite::lane_modes(dev, mhz, lo, progress);
 
     cuprobe::results res(argc, argv);
     cuprobe::table t({"load", "working set", "cycles/hop", "ns/hop", "min", "max"});
@@ -65,6 +78,30 @@ int main(int argc, char** argv) {
     lv.print();
     std::printf("\nplateaus found in the ld.global curve:\n%s",
                 cuprobe::model::describe(lad.plateaus, mhz).c_str());
+
+    cuprobe::table tt({"load", "working set", "2 MiB pages", "cycles/hop", "ns/hop"});
+    for (const auto& m : tlb) {
+      tt.add_row({m.params.at("load").as_string(),
+                  cuprobe::fmt_bytes(m.params.at("bytes").as_number()),
+                  cuprobe::fmt(m.params.at("pages_2mib").as_number(), 0),
+                  cuprobe::fmt(m.rate.cycles_per_op, 1),
+                  cuprobe::fmt(m.rate.cycles_per_op / mhz * 1e3, 1)});
+      res.add(m);
+    }
+    std::printf("\nTLB reach: .cg loads, one node per stride, warm rings (the lines stay in the L2):\n");
+    tt.print();
+    cuprobe::table tl({"level", "working set", "lanes", "cycles/hop", "ns/hop"});
+    for (const auto& m : lanes) {
+      tl.add_row({m.params.at("level").as_string(),
+                  cuprobe::fmt_bytes(m.params.at("bytes").as_number()),
+                  m.params.at("lanes").as_string(), cuprobe::fmt(m.rate.cycles_per_op, 1),
+                  cuprobe::fmt(m.rate.cycles_per_op / mhz * 1e3, 1)});
+      res.add(m);
+    }
+    std::printf(
+        "\nWho chases (one: one thread; warp_same: 32 lanes, one address; warp_own: 32 lanes, "
+        "32 rings, a gather per hop):\n");
+    tl.print();
     res.write(cli);
     return 0;
   });

@@ -26,6 +26,10 @@ p dram_bandwidth.json line --x params.threads --y rates.gb_per_s --series params
 p latency_ladder.json line --x params.bytes --y params.cycles_per_hop --series params.load --logx \
   --name-prefix latency.chase --ylabel "cycles per hop" \
   --title "Pointer-chase latency vs working set" -o "$dir/latency_vs_working_set.png"
+# TLB reach: .cg chase with one node per 2 MiB or 64 KiB (log x), one line per stride.
+p latency_ladder.json line --x params.bytes --y params.cycles_per_hop --series params.load --logx \
+  --name-prefix latency.tlb --ylabel "cycles per hop" \
+  --title "TLB reach: .cg pointer chase, one node per stride" -o "$dir/latency_tlb.png"
 # Bandwidth against working set (log x, log y), one line per curve.
 p cache_bandwidth.json line --x params.array_bytes --y rates.gb_per_s --series params.curve --logx --logy \
   --ylabel "GB/s" --title "Read bandwidth vs working set (float4)" -o "$dir/bandwidth_vs_working_set.png"

@@ -142,8 +142,24 @@ def section_ncu(path):
 def section_latency(doc):
     ex = doc["extra"]["latency_ladder"]
     rows = [[k, num(v, 4), num(v / ex["sm_clock_mhz"] * 1e3 if v else None, 4)] for k, v in ex["levels"].items()]
-    return (table(["level", "cycles", "ns"], rows)
-            + f"\nPlateaus found by the detector in the ld.global curve:\n\n```\n{ex['plateaus']}```\n")
+    out = (table(["level", "cycles", "ns"], rows)
+           + f"\nPlateaus found by the detector in the ld.global curve:\n\n```\n{ex['plateaus']}```\n")
+    mhz = ex["sm_clock_mhz"]
+    tlb = [b for b in doc["benchmarks"] if b["name"] == "latency.tlb"]
+    if tlb:
+        rows = [[b["params"]["load"], num(b["params"]["bytes"] / 2**20, 6) + " MiB",
+                 num(b["params"]["pages_2mib"], 5), num(b["rates"]["cycles_per_op"], 4),
+                 num(b["rates"]["cycles_per_op"] / mhz * 1e3, 4)] for b in tlb]
+        out += ("\n### TLB reach by stride (.cg loads, one node per stride, warm rings)\n\n"
+                + table(["load", "working set", "2 MiB pages", "cycles/hop", "ns/hop"], rows))
+    lanes = [b for b in doc["benchmarks"] if b["name"] == "latency.lanes"]
+    if lanes:
+        rows = [[b["params"]["level"], num(b["params"]["bytes"] / 2**10, 7) + " KiB",
+                 b["params"]["lanes"], num(b["rates"]["cycles_per_op"], 4),
+                 num(b["rates"]["cycles_per_op"] / mhz * 1e3, 4)] for b in lanes]
+        out += ("\n### Who chases (one thread; a warp on one ring; a warp gathering from 32 rings)\n\n"
+                + table(["level", "working set", "lanes", "cycles/hop", "ns/hop"], rows))
+    return out
 
 
 def section_cache(doc):

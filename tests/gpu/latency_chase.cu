@@ -7,9 +7,11 @@
 
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/model/plateau.cuh>
+#include <cuprobe/suite/latency_more.cuh>
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace g = cuprobe::gen;
@@ -188,4 +190,48 @@ CUPROBE_GPU_TEST_CASE("chase_sweep covers the sizes in order and reports each po
   g::chase_sweep_options huge = s;
   huge.min_bytes = huge.max_bytes = std::size_t(1) << 50;  // 1 PiB: refused before allocating
   CHECK_THROWS_WITH_AS(g::chase_sweep(huge), doctest::Contains("free device memory"), cuprobe::error);
+}
+
+CUPROBE_GPU_TEST_CASE("suite::tlb_sweep and suite::lane_modes: every point, in order, plausible") {
+  const auto dev = cuprobe::device_info::query();
+  std::vector<std::string> seen;
+  const auto note = [&](const std::string& s) { seen.push_back(s); };
+
+  cuprobe::suite::tlb_sweep_options to;
+  to.strides = {std::size_t(64) << 10};
+  to.max_bytes = std::size_t(2) << 20;  // 128 KiB, 256 KiB, ..., 2 MiB: five points
+  to.repeats = 2;
+  to.max_steps = 1u << 12;
+  const auto tlb = cuprobe::suite::tlb_sweep(dev, 1500, to, note);
+  REQUIRE(tlb.size() == 5);
+  for (std::size_t i = 0; i < tlb.size(); ++i) {
+    CAPTURE(i);
+    CHECK(tlb[i].name == "latency.tlb");
+    CHECK(tlb[i].samples_s.size() == 2);
+    CHECK(tlb[i].params.at("bytes").as_number() == double((std::size_t(128) << 10) << i));
+    CHECK(tlb[i].params.at("load").as_string() == "ld.global.cg, stride 64 KiB");
+    // .cg loads never hit the L1: well above the L1 latency of any GPU (~30 cycles).
+    CHECK(tlb[i].rate.cycles_per_op > 60);
+    CHECK(std::isfinite(tlb[i].rate.cycles_per_op));
+  }
+
+  cuprobe::suite::lane_modes_options lo;
+  lo.dram_bytes = 4 * dev.l2_bytes;
+  lo.repeats = 1;
+  lo.max_steps = 1u << 13;
+  const auto lanes = cuprobe::suite::lane_modes(dev, 1500, lo, note);
+  REQUIRE(lanes.size() == 3 * 4);  // {one, warp_same, warp_own} x {L1, L2, DRAM, shared}
+  CHECK(seen.size() == tlb.size() + lanes.size());
+  const auto at = [&](std::size_t mode, std::size_t level) {
+    return lanes.at(mode * 4 + level).rate.cycles_per_op;
+  };
+  for (std::size_t mode = 0; mode < 3; ++mode) {
+    CAPTURE(mode);
+    CHECK(lanes[mode * 4].params.at("level").as_string() == "L1");
+    CHECK(lanes[mode * 4 + 3].params.at("load").as_string() == "ld.shared");
+    CHECK(at(mode, 0) < at(mode, 1));  // L1 hits beat L2 hits ...
+    CHECK(at(mode, 1) < at(mode, 2));  // ... which beat DRAM
+  }
+  CHECK(lanes[8].params.at("lanes").as_string() == "warp_own");
+  CHECK(at(2, 2) >= at(0, 2));  // a 32-line gather from DRAM is not faster than one line
 }
