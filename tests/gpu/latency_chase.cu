@@ -201,7 +201,7 @@ CUPROBE_GPU_TEST_CASE("suite::tlb_sweep and suite::lane_modes: every point, in o
   to.strides = {std::size_t(64) << 10};
   to.max_bytes = std::size_t(2) << 20;  // 128 KiB, 256 KiB, ..., 2 MiB: five points
   to.repeats = 2;
-  to.max_steps = 1u << 12;
+  to.max_steps = 1u << 14;  // chase_options::min_steps: the smallest cap allowed
   const auto tlb = cuprobe::suite::tlb_sweep(dev, 1500, to, note);
   REQUIRE(tlb.size() == 5);
   for (std::size_t i = 0; i < tlb.size(); ++i) {
@@ -218,7 +218,7 @@ CUPROBE_GPU_TEST_CASE("suite::tlb_sweep and suite::lane_modes: every point, in o
   cuprobe::suite::lane_modes_options lo;
   lo.dram_bytes = 4 * dev.l2_bytes;
   lo.repeats = 1;
-  lo.max_steps = 1u << 13;
+  lo.max_steps = 1u << 14;
   const auto lanes = cuprobe::suite::lane_modes(dev, 1500, lo, note);
   REQUIRE(lanes.size() == 3 * 4);  // {one, warp_same, warp_own} x {L1, L2, DRAM, shared}
   CHECK(seen.size() == tlb.size() + lanes.size());
