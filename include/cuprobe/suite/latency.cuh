@@ -11,7 +11,7 @@
 // the curve, chosen from the device's own sizes (docs/memory-latency.md):
 //   L1    working sets up to 32 KiB, default loads (ld.global, cached in L1)
 //   L2    2 MiB .. 16 MiB, well past any L1 and inside the L2 (".cg" curve beside it)
-//   DRAM  4 x L2 .. 1 GiB (past every cache, before TLB reach ends)
+//   DRAM  4 x L2 .. 1 GiB (past every cache)
 //   shared memory: a 16 KiB ring in shared memory
 // The plateau detector's output is reported beside these windows.
 #pragma once
