@@ -423,7 +423,7 @@ inline void check_stream_args(const stream_kernel& k, const launch_shape& s, con
 }
 
 template <stream_pattern P, class T, class Op, loop_mode M>
-stream_kernel make_stream_kernel() {
+stream_kernel describe_stream_kernel() {  // every field but the kernel pointer
   using S = paired_store_t<Op>;
   stream_kernel k;
   k.pattern = P;
@@ -434,13 +434,20 @@ stream_kernel make_stream_kernel() {
   k.store_op = S::name;
   k.load_ptx = ptx::load_instruction<Op>;
   k.store_ptx = ptx::store_instruction<S>;
-  k.kernel = &stream_pass_kernel<P, T, Op, S, M>;
+  return k;
+}
+
+template <stream_pattern P, class T, class Op, loop_mode M>
+stream_kernel make_stream_kernel() {
+  stream_kernel k = describe_stream_kernel<P, T, Op, M>();
+  k.kernel = &stream_pass_kernel<P, T, Op, paired_store_t<Op>, M>;
   return k;
 }
 
 template <stream_pattern P, class T, class Op>
 stream_kernel make_covering_kernel() {
-  stream_kernel k = make_stream_kernel<P, T, Op, loop_mode::launches>();
+  // Not make_stream_kernel: that would instantiate the persistent kernel too.
+  stream_kernel k = describe_stream_kernel<P, T, Op, loop_mode::launches>();
   k.grid = stream_grid::covering;
   k.kernel = &stream_covering_kernel<P, T, Op, paired_store_t<Op>>;
   return k;

@@ -37,7 +37,7 @@ struct tlb_sweep_options {
   std::vector<std::size_t> strides = {std::size_t(2) << 20, std::size_t(64) << 10};
   std::size_t max_bytes = std::size_t(16) << 30;  ///< capped by free memory
   int repeats = 3;
-  std::uint64_t max_steps = 1u << 16;
+  std::uint64_t max_steps = 1u << 16;  ///< timed hops per chase; at least chase_options::min_steps
 };
 
 /// .cg chases at each stride over working sets 2 x stride, 4 x stride, ... max_bytes. Each ring
@@ -80,7 +80,7 @@ struct lane_modes_options {
   std::size_t dram_bytes = std::size_t(1) << 30;
   std::size_t shared_bytes = std::size_t(16) << 10;
   int repeats = 3;
-  std::uint64_t max_steps = 1u << 18;  ///< as the ladder's (latency_ladder_options)
+  std::uint64_t max_steps = 1u << 18;  ///< as the ladder's; at least chase_options::min_steps
 };
 
 /// One thread, warp_same and warp_own chases (gen::chase_lanes) at an L1, an L2 and a DRAM
