@@ -14,6 +14,29 @@
 //                         as fence.sc of the same scope on sm_70+. Inline PTX (CCCL lacks it).
 //   fence_proxy_async()   fence.proxy.async (sm_90): orders generic-proxy accesses (st.shared,
 //                         st.global) with async-proxy ones (cp.async.bulk, TMA, wgmma operands).
+//   fence_proxy_async_shared_cta(), fence_proxy_async_shared_cluster(), fence_proxy_async_global()
+//                         fence.proxy.async.{shared::cta, shared::cluster, global} (sm_90): the
+//                         same for one state space only (see "Proxy fences" below).
+//
+// Proxy fences (PTX ISA, "Proxies"). Ordinary loads and stores go through the generic proxy;
+// cp.async.bulk(.tensor) reads and writes and wgmma's shared-memory operand reads go through the
+// async proxy. Memory ordering (fences, barriers, mbarriers) orders accesses of one proxy only;
+// crossing proxies needs a proxy fence in the thread that made the generic accesses:
+//   generic write -> async read. Threads st.shared a tile, then a TMA store (bulk::store,
+//     bulk::tensor_store) or wgmma reads it: each writing thread runs
+//     fence_proxy_async_shared_cta() after its stores, then the CTA synchronises (__syncthreads
+//     or an mbarrier), then one thread issues the copy. Without it the copy may read stale data.
+//     The same for global memory written with st.global and read by a TMA load later in the
+//     same kernel (a previous kernel's output needs nothing: the kernel boundary orders it):
+//     fence_proxy_async_global() after the writes, before the signal to the copying thread.
+//   async write -> generic read. A TMA load (bulk::load, bulk::tensor_load) completes on an
+//     mbarrier: the complete_tx and the acquire in mbarrier::wait make the bytes visible to the
+//     waiting threads; no proxy fence is needed. A TMA store completes through bulk groups:
+//     bulk::wait_group<N>() (not .read) makes its global writes visible to the issuing thread;
+//     other threads need the usual release/acquire from it (or a kernel boundary).
+//   generic read -> async write (reuse of a buffer). Consumers that finished reading a buffer
+//     arrive on its "empty" mbarrier; the producer's wait on it orders their reads before the
+//     next TMA load into the buffer (the CUTLASS pipelines put no proxy fence there).
 // A combination the target cannot run is a compile error with a sentence (CUPROBE_REQUIRE_SM),
 // never a silent no-op. fence_supported_v<Sem, Scope> says, in the pass being compiled, whether
 // fence<Sem, Scope>() may be instantiated, for kernels that must build for every target.
@@ -48,21 +71,22 @@ using release = cuda::ptx::sem_release_t;  ///< release half only (sm_90, PTX IS
 
 namespace detail {
 template <class Scope>
-inline constexpr bool is_scope_v = std::is_same_v<Scope, scope::cta> ||
-                                   std::is_same_v<Scope, scope::cluster> ||
-                                   std::is_same_v<Scope, scope::gpu> ||
-                                   std::is_same_v<Scope, scope::sys>;
+inline constexpr bool is_scope_v =
+    std::is_same_v<Scope, scope::cta> || std::is_same_v<Scope, scope::cluster> ||
+    std::is_same_v<Scope, scope::gpu> || std::is_same_v<Scope, scope::sys>;
 template <class Sem>
-inline constexpr bool is_sem_v = std::is_same_v<Sem, sem::sc> || std::is_same_v<Sem, sem::acq_rel> ||
-                                 std::is_same_v<Sem, sem::acquire> ||
-                                 std::is_same_v<Sem, sem::release>;
+inline constexpr bool is_sem_v =
+    std::is_same_v<Sem, sem::sc> || std::is_same_v<Sem, sem::acq_rel> ||
+    std::is_same_v<Sem, sem::acquire> || std::is_same_v<Sem, sem::release>;
 template <class Sem>
 inline constexpr bool is_half_fence_v =
     std::is_same_v<Sem, sem::acquire> || std::is_same_v<Sem, sem::release>;
 /// The lowest architecture (x10) that runs fence<Sem, Scope>.
 template <class Sem, class Scope>
-inline constexpr int fence_min_arch =
-    (std::is_same_v<Scope, scope::cluster> || is_half_fence_v<Sem>) ? 900 : 700;
+inline constexpr int fence_min_arch = (std::is_same_v<Scope, scope::cluster> ||
+                                       is_half_fence_v<Sem>)
+                                          ? 900
+                                          : 700;
 /// fence.acquire / fence.release arrived with PTX ISA 8.6 (CUDA 12.8).
 #if __cccl_ptx_isa >= 860
 inline constexpr bool has_half_fences = true;
@@ -76,28 +100,37 @@ inline constexpr bool has_half_fences = false;
 /// `if constexpr` and report "not supported here" instead of failing to compile.
 template <class Sem, class Scope>
 inline constexpr bool fence_supported_v =
-    detail::is_sem_v<Sem> && detail::is_scope_v<Scope> &&
-    arch::device_arch >= detail::fence_min_arch<Sem, Scope> &&
+    detail::is_sem_v<Sem>&& detail::is_scope_v<Scope>&& arch::device_arch >=
+        detail::fence_min_arch<Sem, Scope> &&
     (detail::has_half_fences || !detail::is_half_fence_v<Sem>);
 
 /// "cta", "cluster", "gpu", "sys": the PTX spelling of a scope tag (for reports).
 template <class Scope>
 constexpr const char* scope_name() {
-  static_assert(detail::is_scope_v<Scope>, "cuprobe::ptx::scope_name takes a cuprobe::ptx::scope tag");
-  if constexpr (std::is_same_v<Scope, scope::cta>) return "cta";
-  else if constexpr (std::is_same_v<Scope, scope::cluster>) return "cluster";
-  else if constexpr (std::is_same_v<Scope, scope::gpu>) return "gpu";
-  else return "sys";
+  static_assert(detail::is_scope_v<Scope>,
+                "cuprobe::ptx::scope_name takes a cuprobe::ptx::scope tag");
+  if constexpr (std::is_same_v<Scope, scope::cta>)
+    return "cta";
+  else if constexpr (std::is_same_v<Scope, scope::cluster>)
+    return "cluster";
+  else if constexpr (std::is_same_v<Scope, scope::gpu>)
+    return "gpu";
+  else
+    return "sys";
 }
 
 /// "sc", "acq_rel", "acquire", "release": the PTX spelling of a semantics tag.
 template <class Sem>
 constexpr const char* sem_name() {
   static_assert(detail::is_sem_v<Sem>, "cuprobe::ptx::sem_name takes a cuprobe::ptx::sem tag");
-  if constexpr (std::is_same_v<Sem, sem::sc>) return "sc";
-  else if constexpr (std::is_same_v<Sem, sem::acq_rel>) return "acq_rel";
-  else if constexpr (std::is_same_v<Sem, sem::acquire>) return "acquire";
-  else return "release";
+  if constexpr (std::is_same_v<Sem, sem::sc>)
+    return "sc";
+  else if constexpr (std::is_same_v<Sem, sem::acq_rel>)
+    return "acq_rel";
+  else if constexpr (std::is_same_v<Sem, sem::acquire>)
+    return "acquire";
+  else
+    return "release";
 }
 
 /// fence.<Sem>.<Scope>: orders this thread's memory accesses before and after it, as observed
@@ -105,21 +138,24 @@ constexpr const char* sem_name() {
 /// clobber (inside CCCL): never removed, never moved across other memory accesses.
 template <class Sem, class Scope>
 __device__ __forceinline__ void fence() {
-  static_assert(detail::is_sem_v<Sem>,
-                "cuprobe::ptx::fence<Sem, Scope>: Sem must be sem::sc, sem::acq_rel, sem::acquire or "
-                "sem::release");
+  static_assert(
+      detail::is_sem_v<Sem>,
+      "cuprobe::ptx::fence<Sem, Scope>: Sem must be sem::sc, sem::acq_rel, sem::acquire or "
+      "sem::release");
   static_assert(detail::is_scope_v<Scope>,
                 "cuprobe::ptx::fence<Sem, Scope>: Scope must be scope::cta, scope::cluster, "
                 "scope::gpu or scope::sys");
   if constexpr (std::is_same_v<Scope, scope::cluster>) {
-    CUPROBE_REQUIRE_SM(900, Scope,
-                       "cuprobe::ptx::fence<Sem, scope::cluster> needs sm_90 or newer (thread block "
-                       "clusters); use scope::gpu on older targets");
+    CUPROBE_REQUIRE_SM(
+        900, Scope,
+        "cuprobe::ptx::fence<Sem, scope::cluster> needs sm_90 or newer (thread block "
+        "clusters); use scope::gpu on older targets");
   }
   if constexpr (detail::is_half_fence_v<Sem>) {
-    CUPROBE_REQUIRE_SM(900, Sem,
-                       "cuprobe::ptx::fence<sem::acquire or sem::release, Scope> needs sm_90 or newer; "
-                       "use sem::acq_rel on older targets");
+    CUPROBE_REQUIRE_SM(
+        900, Sem,
+        "cuprobe::ptx::fence<sem::acquire or sem::release, Scope> needs sm_90 or newer; "
+        "use sem::acq_rel on older targets");
 #if __cccl_ptx_isa >= 860
     cuda::ptx::fence(Sem{}, Scope{});
 #else
@@ -140,9 +176,12 @@ __device__ __forceinline__ void membar() {
                     std::is_same_v<Scope, scope::sys>,
                 "cuprobe::ptx::membar<Scope>: Scope must be scope::cta, scope::gpu (membar.gl) or "
                 "scope::sys; membar has no cluster scope, use fence<sem::sc, scope::cluster>");
-  if constexpr (std::is_same_v<Scope, scope::cta>) asm volatile("membar.cta;" ::: "memory");
-  else if constexpr (std::is_same_v<Scope, scope::gpu>) asm volatile("membar.gl;" ::: "memory");
-  else asm volatile("membar.sys;" ::: "memory");
+  if constexpr (std::is_same_v<Scope, scope::cta>)
+    asm volatile("membar.cta;" ::: "memory");
+  else if constexpr (std::is_same_v<Scope, scope::gpu>)
+    asm volatile("membar.gl;" ::: "memory");
+  else
+    asm volatile("membar.sys;" ::: "memory");
 }
 
 /// fence.proxy.async: a bidirectional proxy fence between the generic proxy (ordinary loads and
@@ -150,8 +189,41 @@ __device__ __forceinline__ void membar() {
 /// memory, fence_proxy_async(), then hand the buffer to cp.async.bulk. Needs sm_90.
 template <class T = void>
 __device__ __forceinline__ void fence_proxy_async() {
-  CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::fence_proxy_async() needs sm_90 or newer (async proxy)");
+  CUPROBE_REQUIRE_SM(900, T,
+                     "cuprobe::ptx::fence_proxy_async() needs sm_90 or newer (async proxy)");
   cuda::ptx::fence_proxy_async();
+}
+
+/// fence.proxy.async.shared::cta: orders this thread's generic accesses to this CTA's shared
+/// memory with later async-proxy accesses (the st.shared before a TMA store or a wgmma that reads
+/// the tile). SASS on sm_90a: MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S.
+template <class T = void>
+__device__ __forceinline__ void fence_proxy_async_shared_cta() {
+  CUPROBE_REQUIRE_SM(900, T,
+                     "cuprobe::ptx::fence_proxy_async_shared_cta() needs sm_90 or newer (async "
+                     "proxy)");
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+}
+
+/// fence.proxy.async.shared::cluster: the same for distributed shared memory (st.shared::cluster
+/// into a peer's buffer that a bulk copy then reads). SASS on sm_90a: MEMBAR.ALL.GPU;
+/// FENCE.VIEW.ASYNC.S.
+template <class T = void>
+__device__ __forceinline__ void fence_proxy_async_shared_cluster() {
+  CUPROBE_REQUIRE_SM(900, T,
+                     "cuprobe::ptx::fence_proxy_async_shared_cluster() needs sm_90 or newer "
+                     "(async proxy)");
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_cluster);
+}
+
+/// fence.proxy.async.global: orders this thread's generic accesses to global memory with later
+/// async-proxy accesses (st.global of data that a TMA load in the same kernel then reads).
+/// SASS on sm_90a: FENCE.VIEW.ASYNC.G alone.
+template <class T = void>
+__device__ __forceinline__ void fence_proxy_async_global() {
+  CUPROBE_REQUIRE_SM(900, T,
+                     "cuprobe::ptx::fence_proxy_async_global() needs sm_90 or newer (async proxy)");
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
 }
 
 }  // namespace cuprobe::ptx

@@ -1,0 +1,295 @@
+// cuprobe/ptx/detail/wgmma_desc.cuh: the wgmma shared-memory matrix descriptor and the canonical
+// operand layouts it describes. Host and device, constexpr. Part of cuprobe/ptx/wgmma.cuh.
+//
+//   namespace wg = cuprobe::ptx::wgmma;
+//   constexpr auto a = wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, 64);
+//   smem[a.swizzled_offset(row, k)] = value;                   // where element (row, k) goes
+//   constexpr wg::descriptor d = a.descriptor_at(0x400, 16);    // the k16 step at K = 16
+//   static_assert(wg::descriptor::decode(d.encode()) == d);     // 64-bit register value and back
+//
+// Descriptor bits (PTX ISA, "Matrix Descriptor Format"; CuTe's GmmaDescriptor agrees), with
+// encode(x) = (x & 0x3FFFF) >> 4, so addresses and offsets are 16-byte units below 256 KiB:
+//   13..0  start address      29..16  leading dimension byte offset (LBO)
+//   45..32 stride dimension byte offset (SBO)      51..49  base offset (swizzled modes only)
+//   63..62 swizzle: 0 none, 1 128B, 2 64B, 3 32B   all other bits zero
+//
+// Canonical layouts (a "core matrix" is 8 rows x 16 bytes, 128 contiguous bytes; W is the
+// swizzle width 32, 64 or 128 bytes; e the element size; offsets before the swizzle):
+//   K-major, none:  core matrix = 8 M/N rows x 16 bytes of K. LBO = distance between core
+//                   matrices along K, SBO = along M/N. Here LBO = 128, SBO = 8 x (K bytes):
+//                   offset = (r/8)*SBO + (kb/16)*LBO + (r%8)*16 + kb%16      (kb = k*e)
+//   K-major, W:     atom = 8 rows x W bytes of K (row r%8 at (r%8)*W); SBO = 8*W between atoms
+//                   along M/N; LBO unused (encoded 1). Atom columns along K follow the whole
+//                   M/N extent: offset = (kb/W)*(mn*W) + (r/8)*8W + (r%8)*W + kb%W
+//   MN-major, none: core matrix = 8 K rows x 16 bytes of M/N. SBO = between core matrices
+//                   along M/N (128), LBO = along K (8 x (M/N bytes)):
+//                   offset = (mb/16)*SBO + (k/8)*LBO + (k%8)*16 + mb%16      (mb = r*e)
+//   MN-major, W:    atom = 8 K rows x W bytes of M/N; LBO = 8W between atoms along M/N,
+//                   SBO = 8 x (M/N bytes) between groups of 8 K rows:
+//                   offset = (mb/W)*LBO + (k/8)*SBO + (k%8)*W + mb%W
+// The hardware swizzles the absolute shared address: byte address bits 4..6 (128B; 4..5 for
+// 64B, bit 4 for 32B) are XORed with bits 7..9 (7..8, 7). swizzled_offset() applies it, valid
+// for a tile whose base is 1024-byte aligned; then the base offset is 0. A swizzle pattern that
+// starts elsewhere needs base_offset = (pattern start >> 7) & 7 (base_offset_for()).
+//
+// Choices: byte quantities throughout (the 16-byte units exist only inside encode/decode);
+// problem() returns a sentence or nullptr so that the same check runs in constexpr, device and
+// host code, and validate() turns it into a cuprobe::error on the host; encode() masks the
+// fields and does not check (check first); the sparse B layouts of 32B K-major swizzle (64 bytes
+// of K per instruction) are not covered by the canonical forms here.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/detail/wgmma_types.cuh"
+
+namespace cuprobe::ptx::wgmma {
+
+/// The largest address or offset a 14-bit descriptor field holds: 256 KiB - 16 bytes.
+inline constexpr std::uint32_t max_descriptor_bytes = (1u << 18) - 16;
+
+/// "none", "32B", "64B", "128B".
+__host__ __device__ constexpr const char* swizzle_name(swizzle s) {
+  return s == swizzle::none   ? "none"
+         : s == swizzle::b32  ? "32B"
+         : s == swizzle::b64  ? "64B"
+         : s == swizzle::b128 ? "128B"
+                              : "invalid";
+}
+
+/// The width W in bytes of a swizzle atom's row: 16 (none), 32, 64 or 128.
+__host__ __device__ constexpr std::uint32_t swizzle_bytes(swizzle s) {
+  return s == swizzle::b32 ? 32 : s == swizzle::b64 ? 64 : s == swizzle::b128 ? 128 : 16;
+}
+
+/// The boundary the swizzle pattern repeats at: 256, 512 or 1024 bytes (16 without swizzle).
+__host__ __device__ constexpr std::uint32_t swizzle_repeat_bytes(swizzle s) {
+  return s == swizzle::none ? 16 : 8 * swizzle_bytes(s);
+}
+
+/// The byte address the hardware reads for logical address `address` under swizzle `s`.
+__host__ __device__ constexpr std::uint32_t swizzle_address(swizzle s, std::uint32_t address) {
+  const std::uint32_t mask = s == swizzle::b128  ? 0x70u
+                             : s == swizzle::b64 ? 0x30u
+                             : s == swizzle::b32 ? 0x10u
+                                                 : 0u;
+  return address ^ ((address >> 3) & mask);
+}
+
+/// The base offset for a swizzle pattern that starts at `pattern_start` (a shared address): 0
+/// when it starts on the pattern's repeat boundary, otherwise (pattern_start >> 7) & 7.
+__host__ __device__ constexpr std::uint32_t base_offset_for(swizzle s,
+                                                            std::uint32_t pattern_start) {
+  return (s == swizzle::none || pattern_start % swizzle_repeat_bytes(s) == 0)
+             ? 0u
+             : (pattern_start >> 7) & 7u;
+}
+
+/// The 64-bit shared-memory matrix descriptor of wgmma.mma_async, as a value type. All
+/// quantities in bytes.
+struct descriptor {
+  std::uint32_t start_address = 0;        ///< shared-window address of the matrix
+  std::uint32_t leading_byte_offset = 0;  ///< LBO
+  std::uint32_t stride_byte_offset = 0;   ///< SBO
+  std::uint32_t base_offset = 0;          ///< 0..7, swizzled modes only
+  swizzle layout = swizzle::none;
+
+  /// Why this descriptor cannot be encoded as it stands, as a sentence; nullptr when it can.
+  __host__ __device__ constexpr const char* problem() const {
+    if (static_cast<unsigned>(layout) > 3) return "the swizzle mode is not none, 32B, 64B or 128B";
+    if (start_address % 16 != 0) return "the start address is not a multiple of 16 bytes";
+    if (start_address > max_descriptor_bytes)
+      return "the start address is not below 256 KiB (the field holds address bits 4..17)";
+    if (leading_byte_offset % 16 != 0)
+      return "the leading dimension byte offset (LBO) is not a multiple of 16 bytes";
+    if (leading_byte_offset > max_descriptor_bytes)
+      return "the leading dimension byte offset (LBO) is not below 256 KiB";
+    if (stride_byte_offset % 16 != 0)
+      return "the stride dimension byte offset (SBO) is not a multiple of 16 bytes";
+    if (stride_byte_offset > max_descriptor_bytes)
+      return "the stride dimension byte offset (SBO) is not below 256 KiB";
+    if (base_offset > 7) return "the base offset is not 0..7 (a 3-bit field)";
+    if (layout == swizzle::none && base_offset != 0)
+      return "the base offset must be 0 without swizzling (it exists for the swizzled modes)";
+    return nullptr;
+  }
+
+  /// The 64-bit register value. Fields are masked to their widths, unchecked: call problem()
+  /// (or validate() on the host) first.
+  __host__ __device__ constexpr std::uint64_t encode() const {
+    const auto f = [](std::uint32_t x) { return std::uint64_t{(x & 0x3FFFFu) >> 4}; };
+    return f(start_address) | f(leading_byte_offset) << 16 | f(stride_byte_offset) << 32 |
+           std::uint64_t{base_offset & 7u} << 49 |
+           std::uint64_t{static_cast<std::uint8_t>(layout) & 3u} << 62;
+  }
+
+  /// The fields of a 64-bit descriptor (reserved bits ignored: see reserved_bits_clear()).
+  __host__ __device__ static constexpr descriptor decode(std::uint64_t bits) {
+    descriptor d;
+    d.start_address = static_cast<std::uint32_t>(bits & 0x3FFF) << 4;
+    d.leading_byte_offset = static_cast<std::uint32_t>((bits >> 16) & 0x3FFF) << 4;
+    d.stride_byte_offset = static_cast<std::uint32_t>((bits >> 32) & 0x3FFF) << 4;
+    d.base_offset = static_cast<std::uint32_t>((bits >> 49) & 7);
+    d.layout = static_cast<swizzle>((bits >> 62) & 3);
+    return d;
+  }
+
+  /// True when the bits no field owns (15..14, 31..30, 48..46, 61..52) are zero.
+  __host__ __device__ static constexpr bool reserved_bits_clear(std::uint64_t bits) {
+    return (bits & 0x3FF1C000C000C000ull) == 0;
+  }
+
+  __host__ __device__ constexpr bool operator==(const descriptor& o) const {
+    return start_address == o.start_address && leading_byte_offset == o.leading_byte_offset &&
+           stride_byte_offset == o.stride_byte_offset && base_offset == o.base_offset &&
+           layout == o.layout;
+  }
+  __host__ __device__ constexpr bool operator!=(const descriptor& o) const { return !(*this == o); }
+
+  /// The same descriptor `bytes` further along (e.g. the next K step inside a swizzle atom).
+  __host__ __device__ constexpr descriptor advanced(std::uint32_t bytes) const {
+    descriptor d = *this;
+    d.start_address += bytes;
+    return d;
+  }
+
+  /// One line: "wgmma descriptor 0x...: start 0x400, LBO 16 B, SBO 1024 B, base offset 0,
+  /// swizzle 128B".
+  std::string to_string() const {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "wgmma descriptor 0x%016llx: start 0x%x, LBO %u B, SBO %u B, base offset %u, "
+                  "swizzle %s",
+                  static_cast<unsigned long long>(encode()), start_address, leading_byte_offset,
+                  stride_byte_offset, base_offset, swizzle_name(layout));
+    return text;
+  }
+
+  /// Prints to_string()'s line with printf, on the host or the device.
+  __host__ __device__ void print() const {
+    printf(
+        "wgmma descriptor 0x%016llx: start 0x%x, LBO %u B, SBO %u B, base offset %u, swizzle %s\n",
+        static_cast<unsigned long long>(encode()), start_address, leading_byte_offset,
+        stride_byte_offset, base_offset, swizzle_name(layout));
+  }
+
+  /// Host check: throws cuprobe::error naming `what`, the problem and the fields.
+  void validate(const std::string& what) const {
+    if (const char* p = problem())
+      throw error("cuprobe: " + what + ": " + p + " (" + to_string() + ")");
+  }
+};
+
+/// A canonical wgmma operand tile in shared memory: `mn` rows of A (M) or of B (N), `k`
+/// elements of K, element size `element_bytes`, stored K-major or MN-major with a swizzle. Gives
+/// the byte offset of every element, LBO and SBO, and the descriptor of each K step.
+struct canonical_layout {
+  swizzle mode = swizzle::none;
+  major order = major::k;
+  int element_bytes = 2;
+  int mn = 64;
+  int k = 16;
+
+  /// The layout of element type T (a wgmma tag: bf16, f16, tf32, e4m3, e5m2).
+  template <class T>
+  __host__ __device__ static constexpr canonical_layout of(swizzle s, major o, int mn, int k) {
+    return canonical_layout{s, o, T::bytes, mn, k};
+  }
+
+  __host__ __device__ constexpr std::uint32_t width() const { return swizzle_bytes(mode); }
+  __host__ __device__ constexpr std::uint32_t k_bytes() const {
+    return std::uint32_t(k * element_bytes);
+  }
+  __host__ __device__ constexpr std::uint32_t mn_bytes() const {
+    return std::uint32_t(mn * element_bytes);
+  }
+  /// Bytes the tile occupies (it is dense: no gaps).
+  __host__ __device__ constexpr std::uint32_t size_bytes() const {
+    return k_bytes() * std::uint32_t(mn);
+  }
+
+  /// LBO in bytes (16, "unused", for the swizzled K-major forms).
+  __host__ __device__ constexpr std::uint32_t leading_byte_offset() const {
+    if (order == major::k) return mode == swizzle::none ? 128u : 16u;
+    return mode == swizzle::none ? 8u * mn_bytes() : 8u * width();
+  }
+  /// SBO in bytes.
+  __host__ __device__ constexpr std::uint32_t stride_byte_offset() const {
+    if (order == major::k) return mode == swizzle::none ? 8u * k_bytes() : 8u * width();
+    return mode == swizzle::none ? 128u : 8u * mn_bytes();
+  }
+
+  /// Why the tile is not a canonical layout, as a sentence; nullptr when it is.
+  __host__ __device__ constexpr const char* problem() const {
+    if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4)
+      return "the element size is not 1, 2 or 4 bytes";
+    if (static_cast<unsigned>(mode) > 3) return "the swizzle mode is not none, 32B, 64B or 128B";
+    if (mn <= 0 || k <= 0) return "the tile is empty";
+    if (order == major::k) {
+      if (mn % 8 != 0) return "a K-major tile needs M/N rows in multiples of 8 (core matrices)";
+      if (k_bytes() % width() != 0)
+        return mode == swizzle::none
+                   ? "a K-major tile without swizzle needs K in multiples of 16 bytes"
+                   : "a swizzled K-major tile needs K in multiples of the swizzle width (whole "
+                     "atoms)";
+    } else {
+      if (k % 8 != 0) return "an MN-major tile needs K in multiples of 8 (core matrices)";
+      if (mn_bytes() % width() != 0)
+        return mode == swizzle::none
+                   ? "an MN-major tile without swizzle needs M/N in multiples of 16 bytes"
+                   : "a swizzled MN-major tile needs M/N in multiples of the swizzle width";
+    }
+    if (leading_byte_offset() > max_descriptor_bytes ||
+        stride_byte_offset() > max_descriptor_bytes || size_bytes() > max_descriptor_bytes + 16)
+      return "the tile does not fit the descriptor's 256 KiB reach";
+    return nullptr;
+  }
+
+  /// Byte offset of element (r, c) (r along M/N, c along K) from the tile base, before swizzle.
+  __host__ __device__ constexpr std::uint32_t offset(int r, int c) const {
+    const std::uint32_t W = width(), ur = std::uint32_t(r), uc = std::uint32_t(c);
+    if (order == major::k) {
+      const std::uint32_t kb = uc * std::uint32_t(element_bytes);
+      if (mode == swizzle::none)
+        return (ur / 8) * stride_byte_offset() + (kb / 16) * leading_byte_offset() + (ur % 8) * 16 +
+               kb % 16;
+      return (kb / W) * (std::uint32_t(mn) * W) + (ur / 8) * 8 * W + (ur % 8) * W + kb % W;
+    }
+    const std::uint32_t mb = ur * std::uint32_t(element_bytes);
+    if (mode == swizzle::none)
+      return (mb / 16) * stride_byte_offset() + (uc / 8) * leading_byte_offset() + (uc % 8) * 16 +
+             mb % 16;
+    return (mb / W) * leading_byte_offset() + (uc / 8) * stride_byte_offset() + (uc % 8) * W +
+           mb % W;
+  }
+
+  /// Where element (r, c) lies in a tile whose base is 1024-byte aligned: offset() swizzled.
+  __host__ __device__ constexpr std::uint32_t swizzled_offset(int r, int c) const {
+    return swizzle_address(mode, offset(r, c));
+  }
+
+  /// The descriptor of the wgmma step whose K range starts at element k0, for a tile at shared
+  /// address `base` (1024-byte aligned for the swizzled modes, so that the base offset is 0).
+  __host__ __device__ constexpr descriptor descriptor_at(std::uint32_t base, int k0) const {
+    descriptor d;
+    d.start_address = base + offset(0, k0);
+    d.leading_byte_offset = leading_byte_offset();
+    d.stride_byte_offset = stride_byte_offset();
+    d.base_offset = base_offset_for(mode, base);
+    d.layout = mode;
+    return d;
+  }
+
+  /// Host check: throws cuprobe::error naming `what` and the problem.
+  void validate(const std::string& what) const {
+    if (const char* p = problem())
+      throw error("cuprobe: " + what + ": " + p + " (" + std::to_string(mn) + " x " +
+                  std::to_string(k) + " elements of " + std::to_string(element_bytes) + " bytes, " +
+                  (order == major::k ? "K" : "MN") + "-major, swizzle " + swizzle_name(mode) + ")");
+  }
+};
+
+}  // namespace cuprobe::ptx::wgmma

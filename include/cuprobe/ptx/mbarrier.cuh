@@ -1,0 +1,435 @@
+// cuprobe/ptx/mbarrier.cuh: mbarrier objects (arrive/wait barriers in shared memory that also
+// count the bytes of asynchronous copies), their phases, and a pipeline ring state.
+//
+//   namespace mb = cuprobe::ptx::mbarrier;  namespace bulk = cuprobe::ptx::bulk;
+//   __shared__ std::uint64_t bar;
+//   if (threadIdx.x == 0) { mb::init(&bar, 1); mb::fence_init(); }
+//   __syncthreads();
+//   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, bytes, &bar); }
+//   mb::wait(&bar, 0);                    // phase 0 complete: the bytes are in buf
+//
+// An mbarrier is an opaque 8-byte object in shared memory. Each phase completes when its
+// pending arrival count reaches 0 (init sets the count per phase) AND its tx-count (bytes that
+// expect_tx announced minus bytes that asynchronous copies delivered) is 0; then the barrier
+// moves to the next phase. Waits name the phase by its parity (0, 1, 0, ...): try_wait(bar, P)
+// is true once the phase of parity P, the current or the immediately preceding one, completed.
+//
+// What is included and why (CCCL cuda::ptx wherever it has the instruction):
+//   init(bar, n)              mbarrier.init.shared::cta.b64 (CCCL; sm_80)
+//   fence_init()              fence.mbarrier_init.release.cluster (CCCL; sm_90): makes the
+//                             initialisation visible to the cluster and to the async proxy
+//                             (copies completing on the barrier); follow it with a CTA or
+//                             cluster barrier before any other thread or CTA uses the object
+//   inval(bar)                mbarrier.inval.shared::cta.b64 (inline PTX: not in CCCL; sm_80),
+//                             needed before the 8 bytes are reused for anything else
+//   arrive<Scope>(bar[, n])   mbarrier.arrive.release.{cta,cluster}.shared::cta.b64 (CCCL)
+//   arrive_expect_tx(bar, b)  mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cta (CCCL)
+//   expect_tx(bar, b)         mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta (CCCL)
+//   arrive_remote(bar, rank)  mapa.u64 to the same barrier in CTA `rank` of the cluster, then
+//                             mbarrier.arrive.release.cluster.shared::cluster.b64 (CCCL)
+//   try_wait<Scope>(bar, P[, hint_ns])  mbarrier.try_wait.parity.acquire.{cta,cluster} (CCCL;
+//                             the hint bounds the time the thread may be suspended inside)
+//   test_wait<Scope>(bar, P)  mbarrier.test_wait.parity.acquire (CCCL; never suspends)
+//   wait<Scope>(bar, P)       a try_wait loop. With CUPROBE_MBARRIER_DEBUG (default: the value
+//                             of CUPROBE_PTX_CHECKS) it is bounded by CUPROBE_MBARRIER_TIMEOUT_NS
+//                             of %globaltimer (default 2 s, far above a DRAM TMA) and then
+//                             printf's the barrier's shared address, block, thread, the parity
+//                             waited for, the time waited, the tx bytes this CTA announced and
+//                             issued on the barrier (software shadow, below) and the raw 64-bit
+//                             word, then __trap(): it never hangs. Release builds: a plain loop.
+//   pipeline_state<Stages>    {stage, phase} of a ring of Stages buffers (CUTLASS PipelineState)
+// Everything but init, inval and test_wait needs sm_90 (CUPROBE_REQUIRE_SM: a compile error with
+// a sentence on older targets); including the header compiles everywhere.
+//
+// The tx shadow (debug builds only): the mbarrier word is opaque (PTX ISA: its layout is not
+// specified, and any non-mbarrier access to an initialised object is undefined), so the pending
+// tx-count cannot be read honestly. Instead init() claims a slot of a 16-entry per-CTA table in
+// static shared memory (512 bytes, debug builds only), keyed by the barrier's address, the CTA
+// and the grid; expect_tx / arrive_expect_tx add the bytes they announce and the cuprobe bulk
+// copies add the bytes they issue on that barrier. The timeout reports both totals since init()
+// and their difference ("announced but not issued by this CTA"). Peer CTAs' copies (multicast
+// from another rank, copies into this CTA's shared memory) and tensor copies' bytes (the box
+// size lives in the opaque tensor map; they are counted as copies) are not visible to it. The
+// raw word is read with ld.volatile.shared.b64 just before __trap(), as a clue for bug reports,
+// not interpreted. docs/hopper.md explains the numbers.
+#pragma once
+
+#include <cuda/ptx>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "cuprobe/core/arch.cuh"
+#include "cuprobe/ptx/cluster.cuh"
+#include "cuprobe/ptx/fence.cuh"
+
+#if !defined(CUPROBE_MBARRIER_DEBUG)
+#define CUPROBE_MBARRIER_DEBUG CUPROBE_PTX_CHECKS
+#endif
+/// The time (ns of %globaltimer) a debug wait() waits before it reports and traps.
+#if !defined(CUPROBE_MBARRIER_TIMEOUT_NS)
+#define CUPROBE_MBARRIER_TIMEOUT_NS 2000000000ull
+#endif
+
+namespace cuprobe::ptx {
+
+/// The position in a ring of Stages buffers, each guarded by an mbarrier: which stage (buffer)
+/// comes next, and the parity of the barrier phase to wait for there. advance() moves to the
+/// next stage and flips the phase each time the ring wraps, because each barrier completes one
+/// phase per trip around the ring. Host and device, constexpr.
+template <int Stages>
+struct pipeline_state {
+  static_assert(Stages >= 1, "cuprobe::ptx::pipeline_state<Stages>: Stages must be at least 1");
+  static constexpr int stages = Stages;
+
+  int stage = 0;            ///< 0 .. Stages - 1
+  std::uint32_t phase = 0;  ///< parity to wait for on the barrier of `stage`
+
+  /// Next stage; the phase flips when the ring wraps to stage 0.
+  __host__ __device__ constexpr void advance() {
+    if (++stage == Stages) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+  /// n steps at once (n >= 0).
+  __host__ __device__ constexpr void advance(int n) {
+    const int s = stage + n;
+    phase ^= static_cast<std::uint32_t>((s / Stages) & 1);
+    stage = s % Stages;
+  }
+  __host__ __device__ constexpr pipeline_state& operator++() {
+    advance();
+    return *this;
+  }
+  /// This state advanced by n steps (this one unchanged).
+  __host__ __device__ constexpr pipeline_state next(int n = 1) const {
+    pipeline_state s = *this;
+    s.advance(n);
+    return s;
+  }
+  friend __host__ __device__ constexpr bool operator==(const pipeline_state& a,
+                                                       const pipeline_state& b) {
+    return a.stage == b.stage && a.phase == b.phase;
+  }
+  friend __host__ __device__ constexpr bool operator!=(const pipeline_state& a,
+                                                       const pipeline_state& b) {
+    return !(a == b);
+  }
+};
+
+/// The consumer's first state: stage 0, parity 0. It waits on the "full" barriers for the first
+/// fill of each buffer, which completes phase 0.
+template <int Stages>
+__host__ __device__ constexpr pipeline_state<Stages> make_consumer_start_state() {
+  return pipeline_state<Stages>{0, 0u};
+}
+
+/// The producer's first state: stage 0, parity 1, the opposite of the consumer. The producer
+/// waits on the "empty" barriers before it refills a buffer, and on the first trip around the
+/// ring every buffer is empty although no consumer ever arrived: a freshly initialised barrier
+/// is in phase 0, and a parity-1 wait refers to the phase before it, which counts as complete,
+/// so the first Stages waits return at once. From the second trip on it waits for real.
+template <int Stages>
+__host__ __device__ constexpr pipeline_state<Stages> make_producer_start_state() {
+  return pipeline_state<Stages>{0, 1u};
+}
+
+}  // namespace cuprobe::ptx
+
+namespace cuprobe::ptx::mbarrier {
+
+namespace detail {
+
+template <class Scope>
+inline constexpr bool is_barrier_scope_v =
+    std::is_same_v<Scope, scope::cta> || std::is_same_v<Scope, scope::cluster>;
+
+__device__ __forceinline__ std::uint32_t smem_u32(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/// One slot of the debug tx shadow (see the header comment).
+struct shadow_entry {
+  unsigned long long key;            ///< barrier address, CTA and grid; 0: free
+  unsigned long long announced;      ///< bytes announced with expect_tx since init()
+  unsigned long long issued;         ///< bytes of cuprobe bulk copies issued on it since init()
+  unsigned long long tensor_copies;  ///< cuprobe tensor copies issued on it (bytes unknown)
+};
+inline constexpr unsigned shadow_slots = 16;
+
+#if CUPROBE_MBARRIER_DEBUG
+__device__ __forceinline__ shadow_entry* shadow_table() {
+  __shared__ shadow_entry table[shadow_slots];
+  return table;
+}
+__device__ __forceinline__ unsigned long long shadow_key(std::uint32_t addr) {
+  const unsigned long long cta =
+      blockIdx.x + 1ull * gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z);
+  const unsigned long long k =
+      (cuda::ptx::get_sreg_gridid() * 0x9E3779B97F4A7C15ull) ^ (cta << 32) ^ addr;
+  return k == 0 ? 1 : k;
+}
+__device__ __forceinline__ shadow_entry* shadow_find(std::uint32_t addr) {
+  shadow_entry* e = shadow_table() + (addr / 8) % shadow_slots;
+  return e->key == shadow_key(addr) ? e : nullptr;
+}
+#endif
+
+/// Debug builds: a sentence and __trap() when `bar` is not an 8-byte-aligned shared address.
+__device__ __forceinline__ void check_barrier(const void* bar, const char* what) {
+#if CUPROBE_PTX_CHECKS
+  const bool shared = __isShared(bar) != 0;
+  if (!shared || reinterpret_cast<std::uintptr_t>(bar) % 8 != 0) {
+    printf("cuprobe::ptx::mbarrier::%s: barrier %p is %s (block %u, thread %u); trapping\n", what,
+           bar, shared ? "not aligned to 8 bytes" : "not in shared memory", blockIdx.x,
+           threadIdx.x);
+    __trap();
+  }
+#else
+  (void)bar, (void)what;
+#endif
+}
+
+/// Debug builds: records `bytes` issued by a bulk copy on `bar` in the tx shadow (the cuprobe
+/// bulk wrappers call it; a no-op in release builds).
+__device__ __forceinline__ void shadow_issued(const std::uint64_t* bar, std::uint32_t bytes) {
+#if CUPROBE_MBARRIER_DEBUG
+  if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->issued, 1ull * bytes);
+#else
+  (void)bar, (void)bytes;
+#endif
+}
+
+/// Debug builds: records one tensor copy (its bytes are not known here) issued on `bar`.
+__device__ __forceinline__ void shadow_tensor_copy(const std::uint64_t* bar) {
+#if CUPROBE_MBARRIER_DEBUG
+  if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->tensor_copies, 1ull);
+#else
+  (void)bar;
+#endif
+}
+
+}  // namespace detail
+
+/// mbarrier.init: the barrier starts phase 0 expecting `expected_arrivals` (1 .. 2^20 - 1)
+/// arrivals per phase, tx-count 0. One thread initialises; see fence_init().
+template <class T = void>
+__device__ __forceinline__ void init(std::uint64_t* bar, std::uint32_t expected_arrivals) {
+  CUPROBE_REQUIRE_SM(800, T, "cuprobe::ptx::mbarrier::init needs sm_80 or newer");
+  detail::check_barrier(bar, "init");
+#if CUPROBE_PTX_CHECKS
+  if (expected_arrivals == 0 || expected_arrivals >= (1u << 20)) {
+    printf(
+        "cuprobe::ptx::mbarrier::init: expected arrival count %u is outside 1 .. 2^20 - 1 "
+        "(block %u, thread %u); trapping\n",
+        expected_arrivals, blockIdx.x, threadIdx.x);
+    __trap();
+  }
+#endif
+  cuda::ptx::mbarrier_init(bar, expected_arrivals);
+#if CUPROBE_MBARRIER_DEBUG
+  const std::uint32_t a = detail::smem_u32(bar);
+  detail::shadow_entry* e = detail::shadow_table() + (a / 8) % detail::shadow_slots;
+  e->announced = 0;
+  e->issued = 0;
+  e->tensor_copies = 0;
+  e->key = detail::shadow_key(a);
+#endif
+}
+
+/// fence.mbarrier_init.release.cluster: orders this thread's earlier mbarrier.init's before its
+/// later accesses, at cluster scope, so that peers (remote arrives, multicast complete_tx) and
+/// copies see initialised barriers. Call it once after the inits, then a cluster (or CTA) barrier.
+template <class T = void>
+__device__ __forceinline__ void fence_init() {
+  CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::mbarrier::fence_init needs sm_90 or newer");
+  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+}
+
+/// mbarrier.inval: the 8 bytes stop being a barrier (required before reusing the memory,
+/// including for another mbarrier.init).
+template <class T = void>
+__device__ __forceinline__ void inval(std::uint64_t* bar) {
+  CUPROBE_REQUIRE_SM(800, T, "cuprobe::ptx::mbarrier::inval needs sm_80 or newer");
+  detail::check_barrier(bar, "inval");
+#if CUPROBE_MBARRIER_DEBUG
+  if (auto* e = detail::shadow_find(detail::smem_u32(bar))) e->key = 0;
+#endif
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(detail::smem_u32(bar)) : "memory");
+}
+
+#define CUPROBE_DETAIL_MBAR_SCOPE(Scope, WHAT)                                                   \
+  static_assert(detail::is_barrier_scope_v<Scope>,                                               \
+                "cuprobe::ptx::mbarrier::" WHAT ": Scope must be scope::cta or scope::cluster"); \
+  CUPROBE_REQUIRE_SM(900, Scope, "cuprobe::ptx::mbarrier::" WHAT " needs sm_90 or newer")
+
+/// mbarrier.arrive.release.<Scope>.shared::cta.b64: one arrival; returns the opaque state token
+/// (the phase before the arrival). scope::cluster releases to the whole cluster (a consumer in
+/// another CTA that waits with try_wait<scope::cluster>).
+template <class Scope = scope::cta>
+__device__ __forceinline__ std::uint64_t arrive(std::uint64_t* bar) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive");
+  detail::check_barrier(bar, "arrive");
+  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared, bar);
+}
+
+/// `count` arrivals at once (1 .. 2^20 - 1).
+template <class Scope = scope::cta>
+__device__ __forceinline__ std::uint64_t arrive(std::uint64_t* bar, std::uint32_t count) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive(bar, count)");
+  detail::check_barrier(bar, "arrive");
+  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared, bar,
+                                    count);
+}
+
+namespace detail {
+__device__ __forceinline__ void announce(std::uint64_t* bar, std::uint32_t bytes,
+                                         const char* what) {
+#if CUPROBE_PTX_CHECKS
+  if (bytes >= (1u << 20)) {
+    printf(
+        "cuprobe::ptx::mbarrier::%s: %u bytes exceed the tx-count limit of 2^20 - 1 per phase "
+        "(block %u, thread %u); trapping\n",
+        what, bytes, blockIdx.x, threadIdx.x);
+    __trap();
+  }
+#endif
+#if CUPROBE_MBARRIER_DEBUG
+  if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->announced, 1ull * bytes);
+#else
+  (void)bar, (void)bytes, (void)what;
+#endif
+}
+}  // namespace detail
+
+/// mbarrier.arrive.expect_tx.release.<Scope>: announces `tx_bytes` (< 2^20) for the current
+/// phase, then arrives once. With multicast, announce the bytes that land in THIS CTA.
+template <class Scope = scope::cta>
+__device__ __forceinline__ std::uint64_t arrive_expect_tx(std::uint64_t* bar,
+                                                          std::uint32_t tx_bytes) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive_expect_tx");
+  detail::check_barrier(bar, "arrive_expect_tx");
+  detail::announce(bar, tx_bytes, "arrive_expect_tx");
+  return cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, Scope{},
+                                              cuda::ptx::space_shared, bar, tx_bytes);
+}
+
+/// mbarrier.expect_tx.relaxed.<Scope>: announces `tx_bytes` without arriving.
+template <class Scope = scope::cta>
+__device__ __forceinline__ void expect_tx(std::uint64_t* bar, std::uint32_t tx_bytes) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "expect_tx");
+  detail::check_barrier(bar, "expect_tx");
+  detail::announce(bar, tx_bytes, "expect_tx");
+  cuda::ptx::mbarrier_expect_tx(cuda::ptx::sem_relaxed, Scope{}, cuda::ptx::space_shared, bar,
+                                tx_bytes);
+}
+
+/// One arrival on the barrier at the same shared offset as `bar` in the CTA of rank `rank`:
+/// mapa, then mbarrier.arrive.release.cluster.shared::cluster.b64. This thread's earlier memory
+/// accesses (e.g. st.shared::cluster into that CTA) are released to the CTA's waiters, which
+/// must wait with try_wait<scope::cluster> / wait<scope::cluster> (acquire at cluster scope).
+template <class T = void>
+__device__ __forceinline__ void arrive_remote(std::uint64_t* bar, std::uint32_t rank) {
+  CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::mbarrier::arrive_remote needs sm_90 or newer");
+  detail::check_barrier(bar, "arrive_remote");
+  cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
+                             cuda::ptx::space_cluster, cluster::map(bar, rank));
+}
+
+/// mbarrier.try_wait.parity.acquire.<Scope>: true once the phase of parity `parity` completed;
+/// the thread may be suspended inside for a system-dependent time before it returns false.
+template <class Scope = scope::cta>
+__device__ __forceinline__ bool try_wait(std::uint64_t* bar, std::uint32_t parity) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "try_wait");
+  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity);
+}
+
+/// try_wait with a suspend-time hint: the thread is suspended at most about `hint_ns` ns.
+template <class Scope = scope::cta>
+__device__ __forceinline__ bool try_wait(std::uint64_t* bar, std::uint32_t parity,
+                                         std::uint32_t hint_ns) {
+  CUPROBE_DETAIL_MBAR_SCOPE(Scope, "try_wait(bar, parity, hint_ns)");
+  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity, hint_ns);
+}
+
+/// mbarrier.test_wait.parity: like try_wait but never suspends (a poll). Scope::cta works on
+/// sm_80 (the .acquire.cta default); scope::cluster needs sm_90.
+template <class Scope = scope::cta>
+__device__ __forceinline__ bool test_wait(std::uint64_t* bar, std::uint32_t parity) {
+  static_assert(detail::is_barrier_scope_v<Scope>,
+                "cuprobe::ptx::mbarrier::test_wait: Scope must be scope::cta or scope::cluster");
+  if constexpr (std::is_same_v<Scope, scope::cta>) {
+    CUPROBE_REQUIRE_SM(800, Scope, "cuprobe::ptx::mbarrier::test_wait needs sm_80 or newer");
+    return cuda::ptx::mbarrier_test_wait_parity(bar, parity);
+  } else {
+    CUPROBE_REQUIRE_SM(900, Scope,
+                       "cuprobe::ptx::mbarrier::test_wait<scope::cluster> needs sm_90 or newer");
+    return cuda::ptx::mbarrier_test_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity);
+  }
+}
+
+#undef CUPROBE_DETAIL_MBAR_SCOPE
+
+namespace detail {
+#if CUPROBE_MBARRIER_DEBUG
+/// Prints what is known of a barrier that did not complete in time (one line per warp).
+template <class T = void>
+__device__ __noinline__ void report_timeout(std::uint64_t* bar, std::uint32_t parity,
+                                            unsigned long long waited_ns, unsigned tries) {
+  const unsigned active = __activemask();
+  if (cuda::ptx::get_sreg_laneid() != static_cast<unsigned>(__ffs(active) - 1)) return;
+  const std::uint32_t a = smem_u32(bar);
+  unsigned long long raw;
+  asm volatile("ld.volatile.shared.b64 %0, [%1];" : "=l"(raw) : "r"(a) : "memory");
+  const shadow_entry* e = shadow_find(a);
+  if (e) {
+    printf(
+        "cuprobe::ptx::mbarrier::wait: TIMEOUT: the barrier at shared address 0x%x (block "
+        "(%u,%u,%u), thread (%u,%u,%u)) did not complete the phase of parity %u within %llu ns "
+        "(%u tries); tx bytes this CTA announced on it since init: %llu, issued by this CTA's "
+        "bulk copies: %llu (%lld announced but not issued here; %llu tensor copies, bytes not "
+        "counted); raw mbarrier word 0x%016llx (layout undocumented); trapping\n",
+        a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, parity,
+        waited_ns, tries, e->announced, e->issued,
+        static_cast<long long>(e->announced) - static_cast<long long>(e->issued), e->tensor_copies,
+        raw);
+  } else {
+    printf(
+        "cuprobe::ptx::mbarrier::wait: TIMEOUT: the barrier at shared address 0x%x (block "
+        "(%u,%u,%u), thread (%u,%u,%u)) did not complete the phase of parity %u within %llu ns "
+        "(%u tries); no tx shadow (not initialised with cuprobe::ptx::mbarrier::init, or its "
+        "slot was taken by another barrier); raw mbarrier word 0x%016llx (layout "
+        "undocumented); trapping\n",
+        a, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z, parity,
+        waited_ns, tries, raw);
+  }
+}
+#endif
+}  // namespace detail
+
+/// Waits until the phase of parity `parity` completed (acquire at Scope). Debug builds
+/// (CUPROBE_MBARRIER_DEBUG) give up after CUPROBE_MBARRIER_TIMEOUT_NS ns: a sentence naming the
+/// barrier, the parity and the tx bytes (see the header comment), then __trap().
+template <class Scope = scope::cta>
+__device__ __forceinline__ void wait(std::uint64_t* bar, std::uint32_t parity) {
+  detail::check_barrier(bar, "wait");
+#if CUPROBE_MBARRIER_DEBUG
+  if (try_wait<Scope>(bar, parity)) return;
+  const unsigned long long t0 = cuda::ptx::get_sreg_globaltimer();
+  unsigned tries = 1;
+  while (!try_wait<Scope>(bar, parity)) {
+    ++tries;
+    const unsigned long long waited = cuda::ptx::get_sreg_globaltimer() - t0;
+    if (waited > static_cast<unsigned long long>(CUPROBE_MBARRIER_TIMEOUT_NS)) {
+      detail::report_timeout(bar, parity, waited, tries);
+      __trap();
+    }
+  }
+#else
+  while (!try_wait<Scope>(bar, parity)) {
+  }
+#endif
+}
+
+}  // namespace cuprobe::ptx::mbarrier
