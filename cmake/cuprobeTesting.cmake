@@ -3,6 +3,9 @@
 # cuprobe_add_sass_test(<name>
 #     SOURCE <file.cu>                 # compiled to a cubin at build time
 #     [ARCH <90a>]                     # sm_ architecture (default 90a)
+#     [CONFIG <Release|Debug>]         # Release (default): -O3 -DNDEBUG, cuprobe's device checks
+#                                      #   off, as in a Release build; Debug: -O3 without
+#                                      #   -DNDEBUG, so CUPROBE_PTX_CHECKS is 1 (the debug variant)
 #     [FUNCTION <regex>]               # only the kernels whose (mangled) name matches
 #     [CHECK <check>...]               # see below
 #     [SEQUENCE <regex>...]            # these instructions appear in this order
@@ -11,6 +14,13 @@
 #                                      #   <end> (e.g. two clock reads: what is timed)
 #     [INSIDE_LOOP <regex>...]         # every instruction matching each regex lies inside the
 #                                      #   function's outermost loop, and at least one matches
+#     [FORBID_PTXAS_WARNING <regex>...]  # the compile's output (nvcc, ptxas: its "info" and
+#                                      #   "warning" lines, kept in <cubin>.log) must have no line
+#                                      #   matching any regex
+#     [ALLOW_WGMMA_SERIALIZATION]      # do not fail on ptxas's "wgmma.mma_async instructions
+#                                      #   are serialized" (C7509, C7511, C7512, C7515, ...) nor
+#                                      #   on "warpgroup.wait/arrive is injected" (C7517,
+#                                      #   C7519), which every SASS test forbids by default
 #     [OPTIONS <nvcc flag>...]         # extra nvcc flags (-D..., -I..., -std=c++20)
 #     [LINK <target>...]               # take include dirs and defines from these targets
 #                                      #   (default: cuprobe::cuprobe when it exists)
@@ -28,6 +38,9 @@
 # function: with several functions selected, each must have a loop and a match inside it. It
 # looks at the whole function, whatever BETWEEN says. A failure names each instruction outside
 # (address and text).
+# The compile log is per cubin; with FUNCTION, a log line that names a function ("... in the
+# function '_Z...'") counts only when that function matches FUNCTION. Tests with the same source,
+# architecture, CONFIG and options share one cubin, one compile and one log.
 #
 # The test disassembles the cubin with cuobjdump -sass. Without cuobjdump nothing is added
 # and configuration says so once, loudly.
@@ -46,6 +59,11 @@ function(_cuprobe_find_cuobjdump out)
     if(CUDAToolkit_BIN_DIR)
       list(APPEND _hints "${CUDAToolkit_BIN_DIR}")
     endif()
+    # Where scripts/setup-tests.sh puts NVIDIA's PyPI wheels when the toolkit has no cuobjdump.
+    if(DEFINED ENV{XDG_CACHE_HOME})
+      list(APPEND _hints "$ENV{XDG_CACHE_HOME}/cuprobe-ci/wheels/nvidia/cu13/bin")
+    endif()
+    list(APPEND _hints "$ENV{HOME}/.cache/cuprobe-ci/wheels/nvidia/cu13/bin")
     find_program(CUPROBE_CUOBJDUMP cuobjdump HINTS ${_hints}
                  DOC "cuobjdump, for cuprobe's SASS tests")
   endif()
@@ -72,14 +90,15 @@ function(_cuprobe_find_cuobjdump out)
 endfunction()
 
 function(cuprobe_add_sass_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE" "SOURCE;ARCH;FUNCTION"
-                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN;INSIDE_LOOP")
+  cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE;ALLOW_WGMMA_SERIALIZATION"
+                        "SOURCE;ARCH;FUNCTION;CONFIG"
+                        "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN;INSIDE_LOOP;FORBID_PTXAS_WARNING")
   if(NOT S_SOURCE)
     message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE is required")
   endif()
-  if(NOT S_CHECK AND NOT S_SEQUENCE AND NOT S_INSIDE_LOOP)
-    message(FATAL_ERROR
-      "cuprobe_add_sass_test(${name}): give at least one CHECK, SEQUENCE or INSIDE_LOOP")
+  if(NOT S_CHECK AND NOT S_SEQUENCE AND NOT S_INSIDE_LOOP AND NOT S_FORBID_PTXAS_WARNING)
+    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): give at least one CHECK, SEQUENCE, "
+                        "INSIDE_LOOP or FORBID_PTXAS_WARNING")
   endif()
   _cuprobe_find_cuobjdump(cuobjdump)
   if(NOT cuobjdump)
@@ -91,13 +110,25 @@ function(cuprobe_add_sass_test name)
   if(NOT S_ARCH)
     set(S_ARCH 90a)
   endif()
+  if(NOT S_CONFIG)
+    set(S_CONFIG Release)
+  endif()
+  if(S_CONFIG STREQUAL "Release")
+    set(config_flags -O3 -DNDEBUG)
+  elseif(S_CONFIG STREQUAL "Debug")
+    set(config_flags -O3)
+  else()
+    message(FATAL_ERROR
+      "cuprobe_add_sass_test(${name}): CONFIG must be Release or Debug, not '${S_CONFIG}'")
+  endif()
   if(NOT DEFINED S_LINK AND TARGET cuprobe::cuprobe)
     set(S_LINK cuprobe::cuprobe)
   endif()
   get_filename_component(src "${S_SOURCE}" ABSOLUTE)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/sass")
-  # Tests of the same source, architecture and flags share one cubin (and one compile).
-  string(MD5 key "${src}|${S_ARCH}|${S_OPTIONS}|${S_LINK}")
+  # Tests of the same source, architecture, configuration and flags share one cubin (and one
+  # compile, and one log).
+  string(MD5 key "${src}|${S_ARCH}|${S_CONFIG}|${S_OPTIONS}|${S_LINK}")
   string(SUBSTRING "${key}" 0 12 key)
   get_filename_component(stem "${src}" NAME_WE)
   set(cubin "${dir}/${stem}.${key}.sm_${S_ARCH}.cubin")
@@ -110,16 +141,21 @@ function(cuprobe_add_sass_test name)
   endforeach()
   set(inc_flags "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>")
   set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
+  # The compile runs through cuprobe_sass_check.cmake in its compile mode, which keeps what nvcc
+  # and ptxas print (ptxas's wgmma notes are "info" lines, not warnings) in <cubin>.log.
   if(NOT TARGET ${cubin_target})
   add_custom_command(
     OUTPUT "${cubin}"
+    BYPRODUCTS "${cubin}.log"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
-    COMMAND "${CMAKE_CUDA_COMPILER}" -cubin "-gencode=arch=compute_${S_ARCH},code=sm_${S_ARCH}"
-            -std=c++17 --extended-lambda -O3 "${inc_flags}" "${def_flags}" ${S_OPTIONS}
+    COMMAND "${CMAKE_COMMAND}" "-DCUPROBE_SASS_COMPILE_LOG=${cubin}.log"
+            -P "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake" --
+            "${CMAKE_CUDA_COMPILER}" -cubin "-gencode=arch=compute_${S_ARCH},code=sm_${S_ARCH}"
+            -std=c++17 --extended-lambda ${config_flags} "${inc_flags}" "${def_flags}" ${S_OPTIONS}
             -MD -MF "${cubin}.d" -o "${cubin}" "${src}"
     DEPENDS "${src}"
     DEPFILE "${cubin}.d"
-    COMMENT "cuprobe SASS tests: compiling ${S_SOURCE} for sm_${S_ARCH}"
+    COMMENT "cuprobe SASS tests: compiling ${S_SOURCE} for sm_${S_ARCH} (${S_CONFIG})"
     COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${cubin_target} ALL DEPENDS "${cubin}")
   endif()
@@ -127,7 +163,7 @@ function(cuprobe_add_sass_test name)
   # The checks travel in a small file: CMake lists and regexes do not survive a command line.
   set(cfg "${dir}/${name}.check.cmake")
   set(body "set(CUOBJDUMP [==[${cuobjdump}]==])\nset(NVDISASM [==[${CUPROBE_NVDISASM}]==])\n")
-  string(APPEND body "set(CUBIN [==[${cubin}]==])\n")
+  string(APPEND body "set(CUBIN [==[${cubin}]==])\nset(LOG [==[${cubin}.log]==])\n")
   string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\nset(INSIDE_LOOP)\n")
   if(S_BETWEEN)
     list(LENGTH S_BETWEEN nb)
@@ -146,6 +182,15 @@ function(cuprobe_add_sass_test name)
   endforeach()
   foreach(c IN LISTS S_INSIDE_LOOP)
     string(APPEND body "list(APPEND INSIDE_LOOP [==[${c}]==])\n")
+  endforeach()
+  string(APPEND body "set(FORBID)\n")
+  if(NOT S_ALLOW_WGMMA_SERIALIZATION)
+    # ptxas broke the wgmma pipeline: serialised the MMAs, or had to add a wait or an arrive.
+    string(APPEND body "list(APPEND FORBID [==[wgmma\\.mma_async instructions are serialized]==])\n")
+    string(APPEND body "list(APPEND FORBID [==[warpgroup\\.(wait|arrive) is injected]==])\n")
+  endif()
+  foreach(c IN LISTS S_FORBID_PTXAS_WARNING)
+    string(APPEND body "list(APPEND FORBID [==[${c}]==])\n")
   endforeach()
   file(WRITE "${cfg}" "${body}")
 

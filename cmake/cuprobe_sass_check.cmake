@@ -1,6 +1,38 @@
-# Run by cuprobe_add_sass_test(): cmake -DCONFIG=<file> -P cuprobe_sass_check.cmake
-# CONFIG sets CUOBJDUMP, NVDISASM, CUBIN, FUNCTION (regex or empty), CHECKS, SEQUENCE and
-# INSIDE_LOOP (lists), and BETWEEN_START / BETWEEN_END when the test has a region.
+# Run by cuprobe_add_sass_test(), in one of two modes:
+#
+# Compile: cmake -DCUPROBE_SASS_COMPILE_LOG=<log> -P cuprobe_sass_check.cmake -- <nvcc command>
+#   runs the command, prints what it printed and keeps it (stdout and stderr, merged) in <log>,
+#   and fails when the command fails. ptxas reports wgmma serialisation as "info" lines, which
+#   no -Werror catches; the check mode reads them from the log.
+#
+# Check: cmake -DCONFIG=<file> -P cuprobe_sass_check.cmake
+#   CONFIG sets CUOBJDUMP, NVDISASM, CUBIN, LOG, FUNCTION (regex or empty), CHECKS, SEQUENCE,
+#   INSIDE_LOOP and FORBID (lists), and BETWEEN_START / BETWEEN_END when the test has a region.
+if(DEFINED CUPROBE_SASS_COMPILE_LOG)
+  set(cmd)
+  set(after FALSE)
+  math(EXPR last "${CMAKE_ARGC} - 1")
+  foreach(i RANGE 0 ${last})
+    if(after)
+      list(APPEND cmd "${CMAKE_ARGV${i}}")
+    elseif(CMAKE_ARGV${i} STREQUAL "--")
+      set(after TRUE)
+    endif()
+  endforeach()
+  if(NOT cmd)
+    message(FATAL_ERROR "cuprobe-sass: compile mode needs the command after '--'")
+  endif()
+  execute_process(COMMAND ${cmd} OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+  file(WRITE "${CUPROBE_SASS_COMPILE_LOG}" "${out}")
+  if(NOT out STREQUAL "")
+    message("${out}")
+  endif()
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cuprobe-sass: the compile failed (${rc})")
+  endif()
+  return()
+endif()
+
 include("${CONFIG}")
 get_filename_component(_nvdisasm_dir "${NVDISASM}" DIRECTORY)
 set(ENV{NVDISASM_PATH} "${_nvdisasm_dir}")
@@ -198,6 +230,43 @@ if(NOT "${INSIDE_LOOP}" STREQUAL "")
       endif()
     endforeach()
   endforeach()
+endif()
+
+# FORBID: no line of the compile log may match. A line naming a function ("in the function
+# '_Z...'", "in function '...'") counts only when that function matches FUNCTION.
+if(NOT "${FORBID}" STREQUAL "")
+  if(NOT EXISTS "${LOG}")
+    message("cuprobe-sass: FAILED: the compile log ${LOG} does not exist, so the ptxas messages "
+            "cannot be checked (rebuild the cubin)")
+    math(EXPR failures "${failures} + 1")
+  else()
+    file(STRINGS "${LOG}" log_lines)
+    list(LENGTH log_lines nlog)
+    foreach(pattern IN LISTS FORBID)
+      set(found 0)
+      set(others 0)
+      foreach(line IN LISTS log_lines)
+        if(line MATCHES "${pattern}")
+          if(NOT FUNCTION STREQUAL "" AND line MATCHES "in (the )?function '([^']+)'")
+            if(NOT CMAKE_MATCH_2 MATCHES "${FUNCTION}")
+              math(EXPR others "${others} + 1")
+              continue()
+            endif()
+          endif()
+          message("cuprobe-sass: FAILED: the compile printed a forbidden message ('${pattern}'): ${line}")
+          math(EXPR found "${found} + 1")
+        endif()
+      endforeach()
+      if(found GREATER 0)
+        math(EXPR failures "${failures} + 1")
+      elseif(others GREATER 0)
+        message("cuprobe-sass: ok      compile log (${nlog} lines) has no '${pattern}' about "
+                "the selected functions (${others} about other functions)")
+      else()
+        message("cuprobe-sass: ok      compile log (${nlog} lines) has no '${pattern}'")
+      endif()
+    endforeach()
+  endif()
 endif()
 
 if(failures GREATER 0)

@@ -1,164 +1,289 @@
-// cache_bandwidth: read bandwidth against working set, from L1 through L2 to DRAM; the L1 and
-// L2 capacities and bytes per clock per SM derived from the curve.
+// cache_bandwidth: the caches' bandwidth. Read bandwidth against working set from L1 through L2
+// to DRAM, with the L1 and L2 levels and capacities read off the curves; the L2's read, write
+// and copy bandwidth; shared-memory bandwidth (4, 8 and 16 bytes per lane, the bank-conflict
+// curve over strides 1..32, the broadcast). Every figure in bytes per clock per SM at the SM
+// clock measured here, and in TB/s, beside the limit it is compared with.
 //
 //   build/h200/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
+//   --partitions 0: leave out the two L2 partitions (experiments/l2_partitions.cuh).
+//   --explore 1: also sweep the kernels' shape (blocks per SM x threads x accesses in flight) for
+//   the L2 and L1 reads, with the stream kernel of dram_bandwidth beside them (how the defaults
+//   were chosen: docs/memory-ptx.md).
 //
-// float4 reads, many passes in one launch (in_kernel), so each launch reads >= 512 MiB:
-//  - L1 curve: layout "replicated", default loads (ld.global, cached in L1): every block (one
-//    per SM, 1024 threads) reads the whole array, so the array size is each SM's footprint.
-//  - L2/DRAM curve: layout "partitioned" (grid-stride, 4 blocks of 256 per SM), ld.global.cg
-//    (L2 only): the array size is the GPU's footprint.
-// Derived: the level of each cache (L1: the replicated curve's peak up to 256 KiB; L2: median
-// over 2..16 MiB; DRAM: median over 1..4 GiB), bytes per clock per SM at the measured SM clock,
-// and each capacity as the largest size past the peak whose bandwidth is still above the
-// geometric mean of that level and the next one.
+// The experiments are experiments/cache.cuh (cache_curves, cache_levels_of, l2_bandwidth) and
+// experiments/shared_memory.cuh; this program turns the command line into their options.
 #include <cuprobe/cuprobe.cuh>
-#include <cuprobe/suite/memory.cuh>
 
-#include <cmath>
 #include <cstdio>
 
+namespace ex = cuprobe::experiments;
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 
 namespace {
 
-struct curve_point {
-  double bytes, gbps;
-};
-
-double window(const std::vector<curve_point>& c, double lo, double hi) {
-  std::vector<double> v;
-  for (const auto& p : c)
-    if (p.bytes >= lo && p.bytes <= hi) v.push_back(p.gbps);
-  return v.empty() ? -1 : cuprobe::summarize(v).median;
+/// The --explore sweep: one read point per (U, shape), at one working set.
+template <int U, class Op, gen::stream_pattern P = gen::stream_pattern::read>
+void explore_point(const cuprobe::device_info& dev, cuprobe::results& res, cuprobe::table& t,
+                   std::size_t bytes, bool replicated, int bps, int threads,
+                   const cuprobe::run_options& run, double clock_mhz) {
+  ex::cache_bw_options o;
+  o.blocks_per_sm = bps;
+  o.threads = threads;
+  o.run = run;
+  if (bps * threads > dev.max_threads_per_sm) return;
+  auto r = ex::cache_bw_measure<P, Op, U>(dev, bytes, replicated, o);
+  r.check.require();
+  const double bpc = r.m.gb_per_s() * 1e9 / (clock_mhz * 1e6 * dev.sm_count);
+  t.add_row({std::string(replicated ? "L1 (replicated) " : "L2 (partitioned) ") + gen::to_string(P),
+             cuprobe::fmt_bytes(double(bytes)),
+             P == gen::stream_pattern::write
+                 ? cuprobe::ptx::store_instruction<gen::paired_store_t<Op>>
+                 : cuprobe::ptx::load_instruction<Op>,
+             std::to_string(U), std::to_string(bps) + "x" + std::to_string(threads),
+             cuprobe::fmt(r.m.gb_per_s(), 0), cuprobe::fmt(bpc, 1)});
+  r.m.name = "explore." + r.m.name;  // kept apart from the curves (plots select by name)
+  res.add(std::move(r.m));
 }
 
-// The largest size past the curve's peak whose bandwidth stays above sqrt(upper x lower),
-// interpolated in log-log space; -1 when the curve never falls below that threshold.
-double capacity(const std::vector<curve_point>& c, double upper, double lower) {
-  if (upper <= 0 || lower <= 0 || c.empty()) return -1;
-  const double th = std::sqrt(upper * lower);
-  std::size_t peak = 0;
-  for (std::size_t i = 1; i < c.size(); ++i)
-    if (c[i].gbps > c[peak].gbps) peak = i;
-  for (std::size_t i = peak + 1; i < c.size(); ++i)
-    if (c[i - 1].gbps >= th && c[i].gbps < th) {
-      const double f = (std::log(c[i - 1].gbps) - std::log(th)) /
-                       (std::log(c[i - 1].gbps) - std::log(c[i].gbps));
-      return std::exp(std::log(c[i - 1].bytes) +
-                      f * (std::log(c[i].bytes) - std::log(c[i - 1].bytes)));
+/// --explore 2: only the L2 write (every store operator, several shapes) and repeated reads at
+/// the headline working sets (what decides the defaults of the write path and the spread).
+void explore_writes(const cuprobe::device_info& dev, cuprobe::results& res,
+                    const cuprobe::run_options& run, double mhz) {
+  cuprobe::table e({"level", "working set", "instruction", "U", "BxT", "GB/s", "B/clk/SM"});
+  constexpr auto W = gen::stream_pattern::write;
+  for (std::size_t bytes : {dev.l2_bytes / 16, dev.l2_bytes / 8})
+    for (auto [bps, th] :
+         {std::pair{1, 1024}, std::pair{4, 256}, std::pair{1, 256}, std::pair{2, 512}}) {
+      explore_point<4, cache::cg, W>(dev, res, e, bytes, false, bps, th, run, mhz);
+      explore_point<4, cache::none, W>(dev, res, e, bytes, false, bps, th, run, mhz);
+      explore_point<4, cache::cs, W>(dev, res, e, bytes, false, bps, th, run, mhz);
+      explore_point<4, cache::cv, W>(dev, res, e, bytes, false, bps, th, run, mhz);
+      explore_point<8, cache::cg, W>(dev, res, e, bytes, false, bps, th, run, mhz);
     }
-  return -1;
-}
-
-double peak_of(const std::vector<curve_point>& c, double hi) {
-  double m = -1;
-  for (const auto& p : c)
-    if (p.bytes <= hi) m = std::max(m, p.gbps);
-  return m;
+  for (int rep = 0; rep < 3; ++rep)
+    for (std::size_t div : {16, 12, 8}) {
+      explore_point<4, cache::cg>(dev, res, e, dev.l2_bytes / div, false, 1, 1024, run, mhz);
+      explore_point<16, cache::cg>(dev, res, e, dev.l2_bytes / div, false, 2, 256, run, mhz);
+      explore_point<4, cache::cg, gen::stream_pattern::copy>(dev, res, e, dev.l2_bytes / div, false,
+                                                             1, 1024, run, mhz);
+    }
+  std::printf("\nexplore 2 (L2 write paths; reads and copies repeated 3 x):\n");
+  e.print();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
-    const auto cli =
-        cuprobe::cli::parse(argc, argv, "cache_bandwidth: read bandwidth vs working set");
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "cache_bandwidth: L1, L2 and shared-memory bandwidth",
+        {cuprobe::cli_option::integer(
+             "--explore", "1: also sweep the kernels' shapes; 2: only the L2 write paths", 0, 2, 0),
+         cuprobe::cli_option::integer("--partitions", "1: the two L2 partitions, per SM", 0, 1,
+                                      1)});
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    const auto kernels =
-        gen::stream_kernels<gen::type_list<float4>, gen::type_list<cache::none, cache::cg>,
-                            gen::pattern_list<gen::stream_pattern::read>,
-                            gen::mode_list<cuprobe::loop_mode::in_kernel>>();
-    const auto& k_l1 = gen::find_stream_kernel(kernels, gen::stream_pattern::read, 16, "none",
-                                               cuprobe::loop_mode::in_kernel);
-    const auto& k_l2 = gen::find_stream_kernel(kernels, gen::stream_pattern::read, 16, "cg",
-                                               cuprobe::loop_mode::in_kernel);
-    cuprobe::run_options o;
-    o.warmup = 2;
-    o.stop = cuprobe::stopping_rule::fixed(cli.quick ? 5 : 10);
-    const double per_launch = cli.quick ? 256.0 * (1 << 20) : 512.0 * (1 << 20);
-    const int ppo = cli.quick ? 1 : 2;  // points per octave
+    const bool short_run = cli.quick || cli.small;
+    cuprobe::run_options run = cli.run_options();
+    run.warmup = cli.small ? 1 : 2;
+    run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
 
-    cuprobe::results res(argc, argv);
-    auto run_curve = [&](const gen::stream_kernel& k, gen::stream_layout layout, double lo,
-                         double hi, const cuprobe::launch_shape& shape) {
-      std::vector<curve_point> c;
-      const double replicas =
-          layout == gen::stream_layout::replicated ? double(shape.blocks()) : 1.0;
-      for (int i = 0;; ++i) {
-        const double bytes = std::round(lo * std::exp2(double(i) / ppo) / 4096) * 4096;
-        if (bytes > hi) break;
-        const auto passes =
-            std::uint32_t(std::clamp(per_launch / (bytes * replicas), 1.0, 100000.0));
-        gen::stream_workload w(gen::stream_pattern::read, 16, std::uint64_t(bytes / 16));
-        w.fill_inputs(3);
-        std::fprintf(stderr, "\r\033[Kcache_bandwidth %s %s", k.load_ptx,
-                     cuprobe::fmt_bytes(bytes).c_str());
-        auto r =
-            cuprobe::suite::stream_bandwidth(k, w, shape, cuprobe::loop_mode::in_kernel, passes, o,
-                                             /*dram=*/false, layout);
-        r.check.require();
-        c.push_back({bytes, r.m.gb_per_s()});
-        res.add(std::move(r.m))
-            .with_param("curve", layout == gen::stream_layout::replicated
-                                     ? "L1 (replicated, ld.global)"
-                                     : "L2/DRAM (partitioned, ld.global.cg)");
-      }
-      return c;
+    if (cli.get_integer("--explore") == 2) {
+      cuprobe::timer_characterisation clk;
+      cuprobe::measure_effective_clock(clk, 20);
+      cuprobe::results res(argc, argv);
+      explore_writes(dev, res, run, clk.effective_sm_clock_mhz);
+      res.write(cli);
+      return 0;
+    }
+    ex::cache_curve_options o;
+    for (auto* c : {&o.l1, &o.l2}) {
+      c->run = run;
+      if (cli.quick) c->bytes_per_launch /= 4;
+      if (cli.small) c->bytes_per_launch = 16.0 * (1 << 20);
+    }
+    o.points_per_octave = short_run ? 1 : 2;
+    if (short_run) {
+      o.l1_max_bytes = 4 * dev.smem_per_sm;
+      o.l2_max_bytes = (cli.small ? 2 : 16) * dev.l2_bytes;
+    }
+    const auto progress = [](const std::string& what) {
+      std::fprintf(stderr, "cache_bandwidth: %s\n", what.c_str());
     };
-    const auto l1 =
-        run_curve(k_l1, gen::stream_layout::replicated, 4096, cli.quick ? 1 << 20 : 4 << 20,
-                  gen::stream_shape(1, 1024, dev.sm_count));
-    const auto l2 = run_curve(k_l2, gen::stream_layout::partitioned, 1 << 20,
-                              cli.quick ? double(1ull << 30) : double(4ull << 30),
-                              gen::stream_shape(4, 256, dev.sm_count));
-    std::fprintf(stderr, "\n");
-
+    const auto c = ex::cache_curves(dev, o, progress);
+    ex::cache_bw_options bo = o.l2;
+    const auto l2 = ex::l2_bandwidth(dev, bo);
+    ex::smem_bw_options so;
+    so.run = run;
+    so.run.warmup = 1;
+    so.run.stop = cuprobe::stopping_rule::fixed(short_run ? 3 : 5);
+    if (cli.small) so.rounds = 4;  // racecheck tracks every shared access
+    const auto sm = ex::shared_memory_bandwidth(dev, so, progress);
     cuprobe::timer_characterisation clk;
     cuprobe::measure_effective_clock(clk, 20);
-    const double hz = clk.effective_sm_clock_mhz * 1e6;
-    // L1: the peak of the replicated curve up to 256 KiB (small arrays leave threads idle and
-    // pay the pass loop per element, so the curve rises before it plateaus); past L1 the
-    // replicated reads are served by the L2: the curve's tail.
-    const double l1_bw = peak_of(l1, 256 << 10);
-    const double l1_next = l1.empty() ? -1 : l1.back().gbps;
-    const double l2_bw = window(l2, 2 << 20, 16 << 20);
-    const double dram_bw = window(l2, 1.0 * (1 << 30), 4.0 * (1ull << 30));
-    const double l1_cap = capacity(l1, l1_bw, l1_next > 0 ? l1_next : l2_bw);
-    const double l2_cap = capacity(l2, l2_bw, dram_bw);
-    auto per_clk = [&](double gbps) { return gbps < 0 ? -1 : gbps * 1e9 / (hz * dev.sm_count); };
+    const double mhz = clk.effective_sm_clock_mhz;
+    const auto lv = ex::cache_levels_of(dev, c, mhz);
 
-    cuprobe::table t({"level", "GB/s", "bytes/clk/SM", "capacity (derived)", "device reports"});
-    t.add_row({"L1 (replicated, peak <= 256 KiB)", cuprobe::fmt(l1_bw, 0, true),
-               cuprobe::fmt(per_clk(l1_bw), 1, true), l1_cap < 0 ? "-" : cuprobe::fmt_bytes(l1_cap),
-               "256 KiB L1+smem per SM (datasheet)"});
-    t.add_row({"L2 (.cg, 2..16 MiB)", cuprobe::fmt(l2_bw, 0, true),
-               cuprobe::fmt(per_clk(l2_bw), 1, true), l2_cap < 0 ? "-" : cuprobe::fmt_bytes(l2_cap),
-               cuprobe::fmt_bytes(double(dev.l2_bytes))});
-    t.add_row({"DRAM (.cg, 1..4 GiB)", cuprobe::fmt(dram_bw, 0, true),
-               cuprobe::fmt(per_clk(dram_bw), 1, true), "", ""});
-    std::printf("Read bandwidth vs working set on %s, float4, SM clock %.0f MHz (measured)\n\n",
-                dev.name.c_str(), clk.effective_sm_clock_mhz);
-    cuprobe::table pts({"curve", "working set", "GB/s"});
-    for (const auto& p : l1)
-      pts.add_row({"L1 (replicated)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.gbps, 0)});
-    for (const auto& p : l2)
-      pts.add_row({"L2/DRAM (.cg)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.gbps, 0)});
+    cuprobe::results res(argc, argv);
+    std::vector<double> x_partitions;  // near/far cycles and bytes/s, when measured
+    for (const auto& m : c.points) res.add(m);
+    for (const auto& m : l2.points) res.add(m);
+    const auto per_clk = [&](double bytes_per_s) {
+      return bytes_per_s / (mhz * 1e6 * dev.sm_count);
+    };
+    const auto tbps = [](double bytes_per_s) { return cuprobe::fmt(bytes_per_s / 1e12, 2); };
+    const auto l1lim = cuprobe::model::l1_bandwidth(dev.sm());
+    const auto cap = [](const std::optional<double>& b) {
+      return b ? cuprobe::fmt_bytes(*b) : std::string("-");
+    };
+    std::printf("Cache bandwidth on %s, SM clock %.0f MHz (measured), %d SMs\n\n", dev.name.c_str(),
+                mhz, dev.sm_count);
+    cuprobe::table pts({"curve", "working set", "GB/s", "B/clk/SM"});
+    for (const auto& p : c.l1)
+      pts.add_row({"L1 (replicated)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.value, 0),
+                   cuprobe::fmt(per_clk(p.value * 1e9), 1)});
+    for (const auto& p : c.l2)
+      pts.add_row({"L2/DRAM (.cg)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.value, 0),
+                   cuprobe::fmt(per_clk(p.value * 1e9), 1)});
     pts.print();
+    cuprobe::table t(
+        {"level", "TB/s", "B/clk/SM", "limit B/clk/SM", "capacity (derived)", "device reports"});
+    t.add_row({"L1 read (replicated, peak <= " + cuprobe::fmt_bytes(lv.l1_window_hi) + ")",
+               lv.l1_gbps ? tbps(*lv.l1_gbps * 1e9) : "-",
+               cuprobe::fmt(lv.l1_bytes_per_clock_per_sm, 1),
+               cuprobe::fmt(l1lim.bytes_per_clock, 0), cap(lv.l1_capacity_bytes),
+               "L1 + shared memory per SM (datasheet: 256 KiB on sm_90)"});
+    t.add_row({"L2 read (.cg, " + cuprobe::fmt_bytes(lv.l2_window_lo) + " .. " +
+                   cuprobe::fmt_bytes(lv.l2_window_hi) + ")",
+               lv.l2_gbps ? tbps(*lv.l2_gbps * 1e9) : "-",
+               cuprobe::fmt(lv.l2_bytes_per_clock_per_sm, 1), "-", cap(lv.l2_capacity_bytes),
+               cuprobe::fmt_bytes(double(dev.l2_bytes))});
+    t.add_row({"DRAM read (.cg, " + cuprobe::fmt_bytes(lv.dram_window_lo) + " .. " +
+                   cuprobe::fmt_bytes(lv.dram_window_hi) + ")",
+               lv.dram_gbps ? tbps(*lv.dram_gbps * 1e9) : "-",
+               cuprobe::fmt(lv.dram_bytes_per_clock_per_sm, 1), "-", "", ""});
+    const std::string sets = cuprobe::fmt_bytes(l2.working_sets.front()) + " .. " +
+                             cuprobe::fmt_bytes(l2.working_sets.back());
+    t.add_row({"L2 read (" + sets + ")", tbps(l2.read_bytes_per_s),
+               cuprobe::fmt(per_clk(l2.read_bytes_per_s), 1), "-", "", ""});
+    t.add_row({"L2 write (" + sets + ")", tbps(l2.write_bytes_per_s),
+               cuprobe::fmt(per_clk(l2.write_bytes_per_s), 1), "-", "", ""});
+    t.add_row({"L2 copy, read + written (" + sets + ")", tbps(l2.copy_bytes_per_s),
+               cuprobe::fmt(per_clk(l2.copy_bytes_per_s), 1), "-", "", ""});
     std::printf("\n");
     t.print();
-    cuprobe::json& ex = res.extra("cache_bandwidth");
-    auto put = [&](const char* k, double v) { ex[k] = v < 0 ? cuprobe::json() : cuprobe::json(v); };
-    put("l1_gb_per_s", l1_bw);
-    put("l2_gb_per_s", l2_bw);
-    put("dram_gb_per_s", dram_bw);
-    put("l1_bytes_per_clock_per_sm", per_clk(l1_bw));
-    put("l2_bytes_per_clock_per_sm", per_clk(l2_bw));
-    put("l1_capacity_bytes", l1_cap);
-    put("l2_capacity_bytes", l2_cap);
-    put("sm_clock_mhz", clk.effective_sm_clock_mhz);
+
+    cuprobe::table s(
+        {"shared memory", "bytes/lane", "stride", "ways", "B/clk/SM", "TB/s", "limit B/clk/SM"});
+    const auto srow = [&](const char* what, const ex::smem_bw_point& p) {
+      s.add_row({what, std::to_string(p.m.params.at("bytes_per_lane").as_integer()),
+                 p.stride ? std::to_string(p.stride) : "broadcast", std::to_string(p.conflict_ways),
+                 cuprobe::fmt(p.bytes_per_clock_per_sm, 1),
+                 cuprobe::fmt(p.bytes_per_clock_per_sm * mhz * 1e6 * dev.sm_count / 1e12, 2),
+                 cuprobe::fmt(sm.limit.bytes_per_clock, 0)});
+      res.add(p.m).with_param("sm_clock_mhz", mhz);
+    };
+    for (const auto& p : sm.read) srow("ld.shared", p);
+    for (const auto& p : sm.write) srow("st.shared", p);
+    for (const auto& p : sm.conflicts) srow("ld.shared, conflicts", p);
+    if (sm.broadcast) srow("ld.shared, broadcast", *sm.broadcast);
+    std::printf("\n");
+    s.print();
+    std::printf("\nlimits: %s\n        %s\n", cuprobe::model::describe(l1lim).c_str(),
+                cuprobe::model::describe(sm.limit).c_str());
+
+    if (cli.get_integer("--partitions") == 1) {
+      ex::l2_partition_options po;
+      po.bw = o.l2;
+      if (short_run) po.sms = {0, std::uint32_t(dev.sm_count / 2)};
+      const auto p = ex::l2_partitions(dev, po, progress);
+      cuprobe::table pt({"SM", "near cycles", "far cycles", "far share", "DRAM share"});
+      for (const auto& q : p.per_sm) {
+        pt.add_row({std::to_string(q.sm), cuprobe::fmt(q.near.stats.median, 0),
+                    cuprobe::fmt(q.far.stats.median, 0),
+                    cuprobe::fmt(100 * q.far_fraction, 0) + " %",
+                    cuprobe::fmt(100 * q.dram_fraction, 0) + " %"});
+        res.add(q.near);
+        res.add(q.far);
+      }
+      for (const auto& m : p.bandwidth) res.add(m);
+      std::printf("\nL2 partitions (.cg chase from one SM; near ring %s, mixed ring %s):\n",
+                  cuprobe::fmt_bytes(p.near_bytes).c_str(),
+                  cuprobe::fmt_bytes(p.mixed_bytes).c_str());
+      pt.print();
+      std::printf(
+          "crossing the partition: +%.0f cycles per load (median over the SMs); read "
+          "bandwidth %s TB/s near, %s TB/s mixed, far %s TB/s (model, docs/memory-latency.md)\n",
+          p.far_cycles - p.near_cycles, tbps(p.near_bytes_per_s).c_str(),
+          tbps(p.mixed_bytes_per_s).c_str(),
+          p.far_bytes_per_s ? tbps(*p.far_bytes_per_s).c_str() : "-");
+      x_partitions = {p.near_cycles, p.far_cycles, p.near_bytes_per_s,
+                      p.far_bytes_per_s.value_or(0)};
+    }
+
+    if (cli.get_integer("--explore") == 1) {
+      cuprobe::table e({"level", "working set", "load", "U", "BxT", "GB/s", "B/clk/SM"});
+      for (std::size_t bytes : {std::size_t(4) << 20, std::size_t(8) << 20})
+        for (int bps : {1, 2, 4, 8})
+          for (int th : {256, 512, 1024}) {
+            explore_point<4, cache::cg>(dev, res, e, bytes, false, bps, th, run, mhz);
+            explore_point<8, cache::cg>(dev, res, e, bytes, false, bps, th, run, mhz);
+            explore_point<16, cache::cg>(dev, res, e, bytes, false, bps, th, run, mhz);
+            explore_point<8, cache::none>(dev, res, e, bytes, false, bps, th, run, mhz);
+          }
+      for (std::size_t bytes :
+           {std::size_t(16) << 10, std::size_t(64) << 10, std::size_t(128) << 10})
+        for (int bps : {1, 2, 4})
+          for (int th : {256, 512, 1024}) {
+            explore_point<4, cache::none>(dev, res, e, bytes, true, bps, th, run, mhz);
+            explore_point<8, cache::none>(dev, res, e, bytes, true, bps, th, run, mhz);
+            explore_point<16, cache::none>(dev, res, e, bytes, true, bps, th, run, mhz);
+          }
+      // The stream kernel of dram_bandwidth (grid-stride passes) at the same L2 working sets.
+      const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg>,
+                              gen::pattern_list<gen::stream_pattern::read>,
+                              gen::mode_list<cuprobe::loop_mode::in_kernel>>
+          st;
+      for (std::size_t bytes : {std::size_t(4) << 20, std::size_t(8) << 20}) {
+        gen::stream_workload w(gen::stream_pattern::read, 16, bytes / 16);
+        w.fill_inputs(5);
+        auto r = ex::stream_bandwidth(
+            st.get<gen::stream_pattern::read, float4, cache::cg, cuprobe::loop_mode::in_kernel>(),
+            w, gen::stream_shape(4, 256, dev.sm_count), cuprobe::loop_mode::in_kernel,
+            std::uint32_t((512u << 20) / bytes), run, false);
+        r.check.require();
+        e.add_row({"L2, stream kernel", cuprobe::fmt_bytes(double(bytes)), "ld.global.cg",
+                   "4 (grid-stride)", "4x256", cuprobe::fmt(r.m.gb_per_s(), 0),
+                   cuprobe::fmt(per_clk(r.m.gb_per_s() * 1e9), 1)});
+        r.m.name = "explore." + r.m.name;
+        res.add(std::move(r.m));
+      }
+      std::printf("\nexplore (read, float4):\n");
+      e.print();
+    }
+
+    cuprobe::json& x = res.extra("cache_bandwidth");
+    if (!x_partitions.empty()) {
+      x["l2_near_cycles"] = x_partitions[0];
+      x["l2_far_cycles"] = x_partitions[1];
+      x["l2_near_gb_per_s"] = x_partitions[2] / 1e9;
+      if (x_partitions[3] > 0) x["l2_far_gb_per_s"] = x_partitions[3] / 1e9;
+    }
+    x["sm_clock_mhz"] = mhz;
+    x["l1_gb_per_s"] = lv.l1_gbps;
+    x["l2_gb_per_s"] = lv.l2_gbps;
+    x["dram_gb_per_s"] = lv.dram_gbps;
+    x["l1_bytes_per_clock_per_sm"] = lv.l1_bytes_per_clock_per_sm;
+    x["l2_bytes_per_clock_per_sm"] = lv.l2_bytes_per_clock_per_sm;
+    x["l1_capacity_bytes"] = lv.l1_capacity_bytes;
+    x["l2_capacity_bytes"] = lv.l2_capacity_bytes;
+    x["l2_read_gb_per_s"] = l2.read_bytes_per_s / 1e9;
+    x["l2_write_gb_per_s"] = l2.write_bytes_per_s / 1e9;
+    x["l2_copy_gb_per_s"] = l2.copy_bytes_per_s / 1e9;
+    x["smem_read_bytes_per_clock_per_sm"] = sm.read.back().bytes_per_clock_per_sm;
+    x["smem_limit_bytes_per_clock_per_sm"] = sm.limit.bytes_per_clock;
+    x["l1_limit_bytes_per_clock_per_sm"] = l1lim.bytes_per_clock;
     res.write(cli);
     return 0;
   });

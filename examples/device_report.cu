@@ -7,11 +7,10 @@
 // bandwidth, the latency ladder, L2 bandwidth). The headline numbers go to --summary (schema
 // cuprobe.summary/1), written by this program only; --json keeps every measurement behind them.
 // The sections are short versions of examples/timers, fma_throughput, instruction_table,
-// dram_bandwidth, latency_ladder and cache_bandwidth, through the same suite/ functions.
+// dram_bandwidth, latency_ladder and cache_bandwidth, through the same experiments/ functions.
+// --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
+// the DRAM figures are then flagged cache_resident and are not DRAM figures).
 #include <cuprobe/cuprobe.cuh>
-#include <cuprobe/suite/compute.cuh>
-#include <cuprobe/suite/latency.cuh>
-#include <cuprobe/suite/memory.cuh>
 
 #include <cstdio>
 #include <string>
@@ -48,8 +47,8 @@ void print_environment(const cuprobe::device_info& d) {
     return;
   }
   const auto s = cuprobe::environment_probe(d.uuid).sample();
-  auto val = [](double v, const char* unit, int prec = 0) {
-    return v < 0 ? std::string("unavailable") : cuprobe::fmt(v, prec) + " " + unit;
+  auto val = [](auto v, const char* unit, int prec = 0) {
+    return v ? cuprobe::fmt(double(*v), prec) + " " + unit : std::string("unavailable");
   };
   std::printf("driver              %s\n", n.driver_version().c_str());
   std::printf("SM clock            %s (max %s)\n", val(s.sm_clock_mhz, "MHz").c_str(),
@@ -63,161 +62,186 @@ void print_environment(const cuprobe::device_info& d) {
   for (const auto& r : cuprobe::clock_event_reason_names(s.clock_event_reasons))
     reasons += (reasons.empty() ? "" : ", ") + r;
   std::printf("clock event reasons %s\n", reasons.empty() ? "none" : reasons.c_str());
-  std::printf("ECC / persistence   %s / %s\n",
-              s.ecc_current < 0 ? "unavailable"
-              : s.ecc_current   ? "on"
-                                : "off",
-              s.persistence_mode < 0 ? "unavailable"
-              : s.persistence_mode   ? "on"
-                                     : "off");
+  const auto on_off = [](std::optional<bool> b) { return !b ? "unavailable" : *b ? "on" : "off"; };
+  std::printf("ECC / persistence   %s / %s\n", on_off(s.ecc_on), on_off(s.persistence_mode));
 }
 
 double report_timers(cuprobe::summary_file& sum, bool quick) {
   section("timers");
-  const int repeats = quick ? 3 : 7;
-  std::vector<double> c32, c64, tick, ev, mhz, nvml;
-  for (int i = 0; i < repeats; ++i) {
-    const auto c = cuprobe::characterise_timers(20);
-    c32.push_back(c.clock32_overhead_cycles);
-    c64.push_back(c.clock64_overhead_cycles);
-    tick.push_back(c.globaltimer_tick_ns);
-    ev.push_back(c.event_resolution_us);
-    mhz.push_back(c.effective_sm_clock_mhz);
-    if (c.nvml_sm_clock_mhz > 0) nvml.push_back(c.nvml_sm_clock_mhz);
-  }
-  auto med = [](const std::vector<double>& v) { return cuprobe::summarize(v).median; };
-  std::printf("%%clock read        %.0f cycles\n", med(c32));
-  std::printf("%%clock64 read      %.0f cycles\n", med(c64));
-  std::printf("%%globaltimer tick  %.0f ns\n", med(tick));
-  std::printf("event resolution   %.3f us\n", med(ev));
-  std::printf("effective SM clock %.0f MHz (NVML: %s)\n", med(mhz),
-              nvml.empty() ? "unavailable" : cuprobe::fmt(med(nvml), 0).c_str());
-  std::printf("(median of %d repeats; examples/timers gives the full table)\n", repeats);
-  sum.set("timer.clock.overhead_cycles", med(c32));
-  sum.set("timer.clock64.overhead_cycles", med(c64));
-  sum.set("timer.globaltimer.tick_ns", med(tick));
-  sum.set("timer.event.resolution_us", med(ev));
-  sum.set("clock.sm.effective_mhz", med(mhz));
-  if (!nvml.empty()) sum.set("clock.sm.nvml_mhz", med(nvml));
-  return med(mhz);
+  namespace ex = cuprobe::experiments;
+  using tc = cuprobe::timer_characterisation;
+  ex::timer_repeat_options o;
+  o.repeats = quick ? 3 : 7;
+  const auto t = ex::timer_repeats(o);
+  const double mhz = t.median(&tc::effective_sm_clock_mhz);
+  const auto nvml = t.nvml_sm_clock_mhz();
+  std::printf("%%clock read        %.0f cycles\n", t.median(&tc::clock32_overhead_cycles));
+  std::printf("%%clock64 read      %.0f cycles\n", t.median(&tc::clock64_overhead_cycles));
+  std::printf("%%globaltimer tick  %.0f ns\n", t.median(&tc::globaltimer_tick_ns));
+  std::printf("event resolution   %.3f us\n", t.median(&tc::event_resolution_us));
+  std::printf("effective SM clock %.0f MHz (NVML: %s)\n", mhz,
+              nvml ? cuprobe::fmt(*nvml, 0).c_str() : "unavailable");
+  std::printf("(median of %u repeats; examples/timers gives the full table)\n", o.repeats);
+  sum.set("timer.clock.overhead_cycles", t.median(&tc::clock32_overhead_cycles));
+  sum.set("timer.clock64.overhead_cycles", t.median(&tc::clock64_overhead_cycles));
+  sum.set("timer.globaltimer.tick_ns", t.median(&tc::globaltimer_tick_ns));
+  sum.set("timer.event.resolution_us", t.median(&tc::event_resolution_us));
+  sum.set("clock.sm.effective_mhz", mhz);
+  if (nvml) sum.set("clock.sm.nvml_mhz", *nvml);
+  return mhz;
 }
 
-void report_compute(const cuprobe::device_info& d, cuprobe::summary_file& sum,
-                    cuprobe::results& res) {
+void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                    cuprobe::summary_file& sum, cuprobe::results& res) {
   section("compute");
+  namespace ex = cuprobe::experiments;
   namespace ops = cuprobe::gen::ops;
   using op = ops::fma_f32;
   // The best of 8, 10 and 12 independent chains x 128, 512 and 1024 threads per block (the
   // plateau of examples/fma_throughput; single configurations vary by about half a percent).
-  cuprobe::suite::throughput_result best;
-  unsigned best_chains = 0;
-  const auto try_chains = [&](auto chains) {
-    for (unsigned block : {128u, 512u, 1024u}) {
-      auto r = cuprobe::suite::chain_throughput<op, decltype(chains)::value>(d, block);
-      cuprobe::require(r.check.ok, "FMA validation failed: " + r.check.message);
-      if (best.m.samples_s.empty() || r.m.rate.flop_per_s > best.m.rate.flop_per_s) {
-        best = r;
-        best_chains = decltype(chains)::value;
-      }
-      res.add(r.m);
-    }
-  };
-  try_chains(std::integral_constant<unsigned, 8>{});
-  try_chains(std::integral_constant<unsigned, 10>{});
-  try_chains(std::integral_constant<unsigned, 12>{});
+  ex::throughput_options to;
+  to.run = cli.run_options();
+  to.run.warmup = 2;
+  to.run.stop = cuprobe::stopping_rule::fixed(cli.samples(15, 15));
+  const auto sweep = ex::chain_sweep<op, 8, 10, 12>(
+      d, cli.small ? std::vector<int>{8} : std::vector<int>{8, 10, 12},
+      cli.small ? std::vector<unsigned>{1024u} : std::vector<unsigned>{128u, 512u, 1024u}, to,
+      [](int, unsigned) {});
+  for (const auto& p : sweep.points) res.add(p.r.m);
+  const auto& best = sweep.points[sweep.best];
   std::printf(
       "FP32 FMA            %.2f TFLOP/s = %.1f %% of %.2f TFLOP/s peak at %.0f MHz "
-      "(best of 8, 10, 12 chains x 128, 512, 1024 threads: %u chains, %s threads)\n",
-      best.m.tflop_per_s(), 100 * best.fraction_of_peak, best.peak_ops_per_s / 1e12,
-      best.m.rate.clock_mhz, best_chains, best.m.params.at("block").dump().c_str());
-  sum.set("fma.f32.tflops", best.m.tflop_per_s());
-  sum.set("fma.f32.fraction_of_peak", best.fraction_of_peak);
+      "(best of 8, 10, 12 chains x 128, 512, 1024 threads: %d chains, %u threads)\n",
+      best.r.m.tflop_per_s(), 100 * best.r.fraction_of_peak.value_or(0),
+      best.r.peak_ops_per_s.value_or(0) / 1e12, best.r.m.rate.clock_mhz.value_or(0), best.chains,
+      best.block);
+  sum.set("fma.f32.tflops", best.r.m.tflop_per_s());
+  if (best.r.fraction_of_peak) sum.set("fma.f32.fraction_of_peak", *best.r.fraction_of_peak);
+  ex::latency_options lo;
+  lo.run = cli.run_options();
+  lo.run.warmup = 0;
+  lo.run.stop = cuprobe::stopping_rule::fixed(5);
   auto lat = [&](const char* name, auto l) {
     cuprobe::require(l.check.ok, std::string("latency validation failed: ") + l.check.message);
-    std::printf("%-19s %.2f cycles (dependent)\n", name, l.cycles_per_step);
-    return l.cycles_per_step;
+    std::printf("%-19s %.2f cycles (dependent)\n", name, l.m.cycles_per_op());
+    const double c = l.m.cycles_per_op();
+    res.add(std::move(l.m));
+    return c;
   };
-  sum.set("fma.f32.latency_cycles", lat("FFMA latency", cuprobe::suite::chain_latency<op>()));
-  lat("DFMA latency", cuprobe::suite::chain_latency<ops::fma_f64>());
-  lat("HFMA2 latency", cuprobe::suite::chain_latency<ops::hfma2_f16>());
+  sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
+  lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
+  lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
 }
 
-void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cuprobe::results& res,
-                   double clock_mhz, bool quick) {
+void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz) {
   section("memory");
   namespace gen = cuprobe::gen;
-  cuprobe::suite::dram_sweep sweep;
-  sweep.persistent = quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
-                           : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024},
-                                                              {2, 512}, {4, 256},  {2, 1024},
-                                                              {4, 512}, {8, 256}};
-  sweep.covering = quick ? std::vector<int>{256} : std::vector<int>{128, 256, 512, 1024};
-  sweep.array_bytes = cuprobe::suite::dram_array_bytes(d);
-  cuprobe::run_options o;
-  o.warmup = 2;
-  o.stop = cuprobe::stopping_rule::fixed(10);
-  double bw[3] = {0, 0, 0};
-  const gen::stream_pattern pats[3] = {gen::stream_pattern::read, gen::stream_pattern::write,
-                                       gen::stream_pattern::copy};
+  namespace ex = cuprobe::experiments;
+  namespace cache = cuprobe::ptx::cache;
+  const bool quick = cli.quick || cli.small;
+  ex::dram_sweep_options o;
+  o.patterns = {gen::stream_pattern::read, gen::stream_pattern::write, gen::stream_pattern::copy};
+  o.widths = {16};
+  o.persistent = quick ? std::vector<std::pair<int, int>>{{2, 512}, {4, 256}, {4, 512}}
+                       : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024}, {2, 512},
+                                                          {4, 256}, {2, 1024}, {4, 512},  {8, 256}};
+  o.covering = quick ? std::vector<int>{256} : std::vector<int>{128, 256, 512, 1024};
+  o.run = cli.run_options();
+  o.run.warmup = cli.small ? 1 : 2;
+  o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 10));
+  if (cli.small) o.array_bytes = std::uint64_t(64) << 20;
+  const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg, cache::cs>,
+                          gen::pattern_list<gen::stream_pattern::read, gen::stream_pattern::write,
+                                            gen::stream_pattern::copy>,
+                          gen::all_modes, gen::all_grids>
+      kernels;
+  auto r = ex::dram_sweep(d, kernels, o, [](const std::string&) {});
   const char* keys[3] = {"dram.read.tbps", "dram.write.tbps", "dram.copy.tbps"};
-  cuprobe::measurement peer[3];  // write: cudaMemset, copy: cudaMemcpy, on the same arrays
   for (int i = 0; i < 3; ++i) {
-    std::vector<cuprobe::measurement> all;
-    const auto m = cuprobe::suite::best_dram_bandwidth(d, pats[i], sweep, o, &all, &peer[i]);
-    for (auto& x : all) res.add(std::move(x));
-    bw[i] = m.rate.bytes_per_s;
-    std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", gen::to_string(pats[i]),
-                bw[i] / 1e12, m.params.at("case").as_string().c_str(),
+    const auto& m = r.best(o.patterns[i]);
+    std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", gen::to_string(o.patterns[i]),
+                m.gb_per_s() / 1e3, m.params.at("case").as_string().c_str(),
                 m.params.at("config").as_string().c_str(), m.declared.accounting.c_str(),
-                cuprobe::has_flag(m.flags, "above_dram_peak") ? "  FLAG above_dram_peak" : "");
-    sum.set(keys[i], bw[i] / 1e12);
+                m.flags.size() > 1 || (m.flags.size() == 1 && m.flags[0].code != "clock_unknown")
+                    ? "  FLAGGED (see JSON)"
+                    : "");
+    sum.set(keys[i], m.gb_per_s() / 1e3);
   }
-  auto& mc = peer[2];
+  const double copy = r.best(gen::stream_pattern::copy).gb_per_s();
+  const double write = r.best(gen::stream_pattern::write).gb_per_s();
   std::printf("cudaMemcpy D2D      %.2f TB/s (read + written); copy kernel / memcpy = %.3f\n",
-              mc.rate.bytes_per_s / 1e12, bw[2] / mc.rate.bytes_per_s);
-  sum.set("dram.copy_vs_memcpy", bw[2] / mc.rate.bytes_per_s);
-  sum.set("dram.memcpy.tbps", mc.rate.bytes_per_s / 1e12);
-  res.add(std::move(mc));
-  auto& ms = peer[1];
+              r.memcpy->gb_per_s() / 1e3, copy / r.memcpy->gb_per_s());
+  sum.set("dram.copy_vs_memcpy", copy / r.memcpy->gb_per_s());
+  sum.set("dram.memcpy.tbps", r.memcpy->gb_per_s() / 1e3);
   std::printf("cudaMemset          %.2f TB/s (written); write kernel / memset = %.3f\n",
-              ms.rate.bytes_per_s / 1e12, bw[1] / ms.rate.bytes_per_s);
-  sum.set("dram.memset.tbps", ms.rate.bytes_per_s / 1e12);
-  res.add(std::move(ms));
+              r.memset->gb_per_s() / 1e3, write / r.memset->gb_per_s());
+  sum.set("dram.memset.tbps", r.memset->gb_per_s() / 1e3);
+  for (auto& m : r.all) res.add(std::move(m));
+  res.add(std::move(*r.memcpy));
+  res.add(std::move(*r.memset));
 
-  // L2 read bandwidth: .cg float4 reads of 4, 8 and 16 MiB arrays, many passes per launch.
-  {
-    const auto kernels =
-        gen::stream_kernels<gen::type_list<float4>, gen::type_list<cuprobe::ptx::cache::cg>,
-                            gen::pattern_list<gen::stream_pattern::read>,
-                            gen::mode_list<cuprobe::loop_mode::in_kernel>>();
-    std::vector<double> v;
-    for (std::size_t mib : {4, 8, 16}) {
-      gen::stream_workload w(gen::stream_pattern::read, 16, (mib << 20) / 16);
-      w.fill_inputs(5);
-      auto r = cuprobe::suite::stream_bandwidth(
-          kernels[0], w, gen::stream_shape(4, 256, d.sm_count), cuprobe::loop_mode::in_kernel,
-          std::uint32_t((512u << 20) / (mib << 20)), o, false);
-      r.check.require();
-      v.push_back(r.m.rate.bytes_per_s);
-      res.add(std::move(r.m));
-    }
-    const double l2 = cuprobe::summarize(v).median;
-    std::printf("L2 read (.cg)       %.2f TB/s (median over 4, 8, 16 MiB working sets)\n",
-                l2 / 1e12);
-    sum.set("l2.read.tbps", l2 / 1e12);
-  }
+  ex::cache_bw_options co;
+  co.run = o.run;
+  if (cli.small) co.bytes_per_launch = 16.0 * (1 << 20);
+  const auto l2 = ex::l2_bandwidth(d, co);
+  for (const auto& m : l2.points) res.add(m);
+  std::printf(
+      "L2 read (.cg)       %.2f TB/s; write %.2f TB/s (%.2f x read); copy %.2f TB/s "
+      "(median over working sets of L2/16, L2/12, L2/8)\n",
+      l2.read_bytes_per_s / 1e12, l2.write_bytes_per_s / 1e12,
+      l2.write_bytes_per_s / l2.read_bytes_per_s, l2.copy_bytes_per_s / 1e12);
+  sum.set("l2.read.tbps", l2.read_bytes_per_s / 1e12);
+  sum.set("l2.write.tbps", l2.write_bytes_per_s / 1e12);
+  sum.set("l2.copy.tbps", l2.copy_bytes_per_s / 1e12);
 
-  cuprobe::suite::latency_ladder_options lo;
-  lo.max_bytes = std::size_t(1) << 30;
+  ex::cache_curve_options l1o;  // its L1 options: two blocks of 512 threads per SM
+  l1o.l1.run = o.run;
+  if (cli.small) l1o.l1.bytes_per_launch = 16.0 * (1 << 20);
+  const auto l1 = ex::l1_bandwidth(d, l1o.l1);
+  for (const auto& m : l1.points) res.add(m);
+  const double l1_clk = l1.read_bytes_per_s / (clock_mhz * 1e6 * d.sm_count);
+  std::printf(
+      "L1 read             %.1f B/clk/SM = %.2f TB/s (limit %.0f B/clk/SM; peak over "
+      "%s .. %s per SM)\n",
+      l1_clk, l1.read_bytes_per_s / 1e12, cuprobe::model::l1_bandwidth(d.sm()).bytes_per_clock,
+      cuprobe::fmt_bytes(l1.working_sets.front()).c_str(),
+      cuprobe::fmt_bytes(l1.working_sets.back()).c_str());
+  sum.set("l1.read.bytes_per_clk_sm", l1_clk);
+
+  ex::smem_bw_options so;
+  so.run = o.run;
+  so.run.warmup = 1;
+  so.run.stop = cuprobe::stopping_rule::fixed(3);
+  so.conflict_strides = {2};
+  if (cli.small) so.rounds = 4;  // racecheck tracks every shared access
+  const auto sm = ex::shared_memory_bandwidth(d, so, [](const std::string&) {});
+  for (const auto* p : {&sm.read.back(), &sm.write.back(), &sm.conflicts.front()}) res.add(p->m);
+  std::printf(
+      "shared memory       ld.shared.v4 %.1f, st.shared.v4 %.1f B/clk/SM (limit %.0f); "
+      "2-way conflict %.2f x conflict-free\n",
+      sm.read.back().bytes_per_clock_per_sm, sm.write.back().bytes_per_clock_per_sm,
+      sm.limit.bytes_per_clock,
+      sm.conflicts.front().bytes_per_clock_per_sm / sm.read.front().bytes_per_clock_per_sm);
+  sum.set("smem.read.bytes_per_clk_sm", sm.read.back().bytes_per_clock_per_sm);
+  sum.set("smem.write.bytes_per_clk_sm", sm.write.back().bytes_per_clock_per_sm);
+
+  ex::latency_ladder_options lo;
+  lo.max_bytes = cli.small ? 4 * d.l2_bytes : 32 * d.l2_bytes;
   lo.points_per_octave = 1;
   lo.repeats = quick ? 1 : 3;
   lo.cg_max_bytes = 0;
   lo.max_steps = 1u << 16;
-  const auto lad = cuprobe::suite::latency_ladder(d, clock_mhz, lo, [](const std::string&) {});
-  for (auto& m : lad.points) res.add(m);
-  auto show = [&](const char* name, const char* key, double c) {
-    std::printf("%-19s %.1f cycles = %.1f ns\n", name, c, c / clock_mhz * 1e3);
-    if (c > 0) sum.set(key, c);
+  lo.run = cli.run_options();
+  lo.run.warmup = 0;
+  lo.run.clock_mhz = clock_mhz;
+  const auto lad = ex::latency_ladder(d, lo, [](const std::string&) {});
+  for (const auto& m : lad.points) res.add(m);
+  auto show = [&](const char* name, const char* key, std::optional<double> c) {
+    std::printf(
+        "%-19s %s cycles = %s ns\n", name, cuprobe::fmt(c, 1).c_str(),
+        cuprobe::fmt(c ? std::optional<double>(*c / clock_mhz * 1e3) : std::nullopt, 1).c_str());
+    if (c) sum.set(key, *c);
   };
   show("latency L1", "latency.l1.cycles", lad.l1);
   show("latency L2", "latency.l2.cycles", lad.l2);
@@ -229,22 +253,23 @@ void report_memory(const cuprobe::device_info& d, cuprobe::summary_file& sum, cu
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
-    const auto cli = cuprobe::cli::parse(argc, argv, "device_report: a one-page report of this GPU",
-                                         {{"--summary", "write the headline metrics (JSON) here"}});
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "device_report: a one-page report of this GPU",
+        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     const auto d = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
     std::printf("cuprobe %s device report\n", cuprobe::version_string);
     cuprobe::summary_file sum(argc, argv, d);
     print_device(d);
     print_environment(d);
-    const double mhz = report_timers(sum, cli.quick);
+    const double mhz = report_timers(sum, cli.quick || cli.small);
     cuprobe::results res(argc, argv);
-    report_compute(d, sum, res);
-    report_memory(d, sum, res, mhz, cli.quick);
+    report_compute(d, cli, sum, res);
+    report_memory(d, cli, sum, res, mhz);
     res.write(cli);
     if (cli.has("--summary")) {
-      sum.write(cli.get("--summary", ""));
-      std::printf("\nsummary written to %s\n", cli.get("--summary", "").c_str());
+      sum.write(cli.get("--summary"));
+      std::printf("\nsummary written to %s\n", cli.get("--summary").c_str());
     }
     return 0;
   });

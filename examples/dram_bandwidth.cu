@@ -9,23 +9,20 @@
 //            --modes launches,in_kernel  --grids persistent,covering  --configs 4x256,8x128
 //            --cover-threads 256,1024  --passes 4  --array-mib 4096  --l2-factor 8
 //
-// Each array is the larger of 8 x the L2 (--l2-factor) and 4 GiB (--array-mib sets it), capped
-// by free memory: no pass finds its data in a cache, and each launch's ramp and tail are small
-// next to its run (suite::dram_array_bytes). The flag "above_dram_peak" marks any result above
-// the nominal peak (bus width x memory clock x 2).
+// The sweep is experiments::dram_sweep (experiments/memory.cuh); this program turns the
+// command line into its options and prints the table. Each array is 64 x the L2 (3.75 GiB on
+// the H200), at least --l2-factor x the L2, capped by free memory (experiments::dram_array_bytes).
 // Bytes: read N, write N, copy N read + N written, mixed 5N read + N written, per pass.
 #include <cuprobe/cuprobe.cuh>
-#include <cuprobe/suite/memory.cuh>
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <optional>
 #include <sstream>
 
 #include <unistd.h>
 
 namespace gen = cuprobe::gen;
+namespace ex = cuprobe::experiments;
 namespace cache = cuprobe::ptx::cache;
 
 namespace {
@@ -38,191 +35,180 @@ std::vector<std::string> split(const std::string& s) {
   return v;
 }
 
-gen::stream_pattern pattern_of(const std::string& s) {
-  for (auto p : {gen::stream_pattern::read, gen::stream_pattern::write, gen::stream_pattern::copy,
-                 gen::stream_pattern::mixed})
-    if (s == gen::to_string(p)) return p;
-  throw cuprobe::error("cuprobe: unknown pattern '" + s + "' (read, write, copy, mixed)");
+/// The value of `word` among `names` (an enum's to_string), or an error listing them.
+template <class E>
+E parse_word(const std::string& word, std::initializer_list<E> values, const char* option) {
+  std::string known;
+  for (E v : values) {
+    if (word == to_string(v)) return v;
+    known += (known.empty() ? "" : ", ") + std::string(to_string(v));
+  }
+  throw cuprobe::error("cuprobe: " + std::string(option) + ": unknown value '" + word + "' (" +
+                       known + ")");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
+    using opt = cuprobe::cli_option;
     const auto cli = cuprobe::cli::parse(
         argc, argv, "dram_bandwidth: DRAM bandwidth by pattern, width, cache operator, loop mode",
-        {{"--patterns", "read,write,copy,mixed"},
-         {"--ops", "cg,cs,cv"},
-         {"--widths", "4,16"},
-         {"--modes", "launches,in_kernel"},
-         {"--grids", "persistent,covering"},
-         {"--configs", "persistent grids, BxT list, e.g. 4x256,8x128"},
-         {"--cover-threads", "covering grids, threads per block, e.g. 256,1024"},
-         {"--passes", "in_kernel passes per launch (default 4)"},
-         {"--array-mib", "MiB per array (default: the larger of l2-factor x L2 and 4 GiB)"},
-         {"--l2-factor", "arrays at least this many times the L2 (default 8)"}});
-    const auto dev = cuprobe::device_info::query();
-    cuprobe::arch::check_kernel_image();
-    using elements = gen::type_list<float, float4>;
-    using load_ops = gen::type_list<cache::cg, cache::cs, cache::cv>;
-    auto kernels = gen::stream_kernels<elements, load_ops>();
-    const auto cover = gen::stream_covering_kernels<elements, load_ops>();
-    kernels.insert(kernels.end(), cover.begin(), cover.end());
-
-    std::vector<std::pair<int, int>> configs;
+        {opt::text("--patterns", "comma list of read, write, copy, mixed", "read,write,copy,mixed"),
+         opt::text("--ops", "load operators, comma list of cg, cs, cv", "cg,cs,cv"),
+         opt::text("--widths", "element bytes, comma list of 4, 16", "4,16"),
+         opt::text("--modes", "comma list of launches, in_kernel", "launches,in_kernel"),
+         opt::text("--grids", "comma list of persistent, covering", "persistent,covering"),
+         opt::text("--configs",
+                   "persistent grids, BxT list (blocks/SM x threads), e.g. 4x256,8x128"),
+         opt::text("--cover-threads", "covering grids, threads per block, e.g. 256,1024"),
+         opt::integer("--passes", "in_kernel passes per launch", 1, 4096, 4),
+         opt::integer("--array-mib", "MiB per array (default: 64 x the L2, capped by memory)", 1,
+                      1 << 20),
+         opt::number("--l2-factor", "arrays at least this many times the L2", 1, 1024, 8)});
+    // Every option is checked before the first CUDA call: a bad one is refused with or without
+    // a GPU.
+    ex::dram_sweep_options o;
+    o.run = cli.run_options();
+    o.run.warmup = cli.small ? 1 : 2;
+    o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
+    o.patterns.clear();
+    for (const auto& w : split(cli.get("--patterns")))
+      o.patterns.push_back(parse_word(w,
+                                      {gen::stream_pattern::read, gen::stream_pattern::write,
+                                       gen::stream_pattern::copy, gen::stream_pattern::mixed},
+                                      "--patterns"));
+    o.widths.clear();
+    for (const auto& w : split(cli.get("--widths")))
+      o.widths.push_back(std::size_t(cuprobe::cli::parse_integer(w, "--widths", 4, 16)));
+    o.modes.clear();
+    for (const auto& w : split(cli.get("--modes")))
+      o.modes.push_back(
+          parse_word(w, {cuprobe::loop_mode::launches, cuprobe::loop_mode::in_kernel}, "--modes"));
+    o.grids.clear();
+    for (const auto& w : split(cli.get("--grids")))
+      o.grids.push_back(
+          parse_word(w, {gen::stream_grid::persistent, gen::stream_grid::covering}, "--grids"));
+    o.persistent.clear();
     if (cli.has("--configs")) {
-      for (const auto& c : split(cli.get("--configs", ""))) {
+      for (const auto& c : split(cli.get("--configs"))) {
         const auto x = c.find('x');
         cuprobe::require(x != std::string::npos, "--configs takes BxT items, e.g. 4x256");
-        configs.emplace_back(std::stoi(c.substr(0, x)), std::stoi(c.substr(x + 1)));
+        o.persistent.emplace_back(
+            int(cuprobe::cli::parse_integer(c.substr(0, x), "--configs", 1, 32)),
+            int(cuprobe::cli::parse_integer(c.substr(x + 1), "--configs", 32, 1024)));
       }
+    } else if (cli.small) {
+      o.persistent = {{4, 256}};
     } else if (cli.quick) {
-      configs = {{2, 512}, {4, 256}, {4, 512}, {8, 256}};
-    } else {
+      o.persistent = {{2, 512}, {4, 256}, {4, 512}, {8, 256}};
+    }  // else every shape the device can hold: below, once it is known
+    o.covering.clear();
+    for (const auto& t : split(cli.get("--cover-threads", cli.small   ? "256"
+                                                          : cli.quick ? "256,1024"
+                                                                      : "128,256,512,1024")))
+      o.covering.push_back(int(cuprobe::cli::parse_integer(t, "--cover-threads", 32, 1024)));
+    o.passes = std::uint32_t(cli.get_integer("--passes"));
+    o.l2_factor = cli.get_number("--l2-factor");
+    if (cli.has("--array-mib")) o.array_bytes = std::uint64_t(cli.get_integer("--array-mib")) << 20;
+    if (cli.small)
+      o.array_bytes = std::uint64_t(64) << 20;  // for the sanitizers: not a DRAM figure
+
+    // The kernels: every (width, operator, pattern, mode, grid) compiled here, then the
+    // operators the command line names.
+    const gen::stream_table<gen::type_list<float, float4>,
+                            gen::type_list<cache::cg, cache::cs, cache::cv>, gen::all_patterns,
+                            gen::all_modes, gen::all_grids>
+        all;
+    const auto ops = split(cli.get("--ops"));
+    for (const auto& op : ops)
+      cuprobe::require(op == "cg" || op == "cs" || op == "cv",
+                       "--ops: unknown load operator '" + op + "' (cg, cs, cv)");
+    const auto dev = cuprobe::device_info::query();
+    cuprobe::arch::check_kernel_image();
+    if (!cli.has("--configs") && !cli.quick && !cli.small)
       for (int b : {1, 2, 4, 8, 16, 32})
         for (int t : {64, 128, 256, 512, 1024})
           if (b * t <= dev.max_threads_per_sm && b <= dev.max_blocks_per_sm && b * t >= 64)
-            configs.emplace_back(b, t);
-    }
-    std::vector<int> cover_threads;
-    for (const auto& t : split(cli.get("--cover-threads", cli.quick ? "256,1024" : "128,256,512,1024")))
-      cover_threads.push_back(std::stoi(t));
-    const auto patterns = split(cli.get("--patterns", "read,write,copy,mixed"));
-    const auto ops = split(cli.get("--ops", "cg,cs,cv"));
-    const auto widths = split(cli.get("--widths", "4,16"));
-    const auto modes = split(cli.get("--modes", "launches,in_kernel"));
-    const auto grids = split(cli.get("--grids", "persistent,covering"));
-    const auto wants = [](const std::vector<std::string>& v, const char* x) {
-      return std::find(v.begin(), v.end(), x) != v.end();
-    };
-    cuprobe::suite::dram_size size;
-    size.l2_factor = cli.get_number("--l2-factor", 8);
-    size.arrays = 6;  // mixed 5R1W holds six arrays at once
-    const std::uint64_t array_bytes =
-        cli.has("--array-mib") ? std::uint64_t(cli.get_number("--array-mib", 0)) << 20
-                               : cuprobe::suite::dram_array_bytes(dev, size);
-    const auto passes = std::uint32_t(cli.get_number("--passes", 4));  // in_kernel, per launch
-
-    cuprobe::run_options o;
-    o.warmup = 2;
-    o.stop = cuprobe::stopping_rule::fixed(cli.quick ? 5 : 10);
-    cuprobe::results res(argc, argv);
-    struct best_t {
-      double gbps = 0;
-      std::string cfg;
-      bool flagged = false;
-    };
-    std::map<std::string, best_t> best;  // by case
-    std::map<std::string, double> best_by_pattern;
-    std::optional<cuprobe::measurement> memcpy_m, memset_m;
+            o.persistent.emplace_back(b, t);
+    const auto kernels = all.select([&](const gen::stream_kernel& k) {
+      return std::find(ops.begin(), ops.end(), k.load_op) != ops.end();
+    });
     const bool tty = isatty(fileno(stderr));  // progress line only on a terminal, not in logs
-    for (const auto& pname : patterns) {
-      const auto pattern = pattern_of(pname);
-      for (const auto& wname : widths) {
-        const std::size_t width = std::stoul(wname);
-        gen::stream_workload w(pattern, width, array_bytes / width);
-        w.fill_inputs(1);
-        const auto point = [&](const gen::stream_kernel& k, const cuprobe::launch_shape& shape,
-                               cuprobe::loop_mode mode) {
-          const std::string cfg = cuprobe::suite::stream_config(k.grid, shape);
-          if (tty) std::fprintf(stderr, "\r\033[K%s %s", k.name().c_str(), cfg.c_str());
-          auto r = cuprobe::suite::stream_bandwidth(k, w, shape, mode, passes, o, /*dram=*/true);
-          r.check.require();
-          const std::string key = k.name();
-          r.m.with_param("case", key);
-          auto& bb = best[key];
-          if (r.m.gb_per_s() > bb.gbps)
-            bb = {r.m.gb_per_s(), cfg, cuprobe::has_flag(r.m.flags, "above_dram_peak")};
-          best_by_pattern[pname] = std::max(best_by_pattern[pname], r.m.gb_per_s());
-          res.add(std::move(r.m));
-        };
-        for (const auto& op : ops) {
-          for (const auto& mname : modes) {
-            const auto mode =
-                mname == "in_kernel" ? cuprobe::loop_mode::in_kernel : cuprobe::loop_mode::launches;
-            if (wants(grids, "persistent"))
-              for (auto [b, t] : configs)
-                point(gen::find_stream_kernel(kernels, pattern, width, op, mode),
-                      gen::stream_shape(b, t, dev.sm_count), mode);
-          }
-          // Covering grids: launches only, and not for read (no sink per element).
-          if (wants(grids, "covering") && wants(modes, "launches") &&
-              pattern != gen::stream_pattern::read)
-            for (int t : cover_threads)
-              point(gen::find_stream_kernel(kernels, pattern, width, op, cuprobe::loop_mode::launches,
-                                            gen::stream_grid::covering),
-                    gen::stream_covering_shape(w.elements(), t), cuprobe::loop_mode::launches);
-        }
-        // The driver's kernels as peers, on the very same arrays (once per pattern).
-        if (pattern == gen::stream_pattern::copy && !memcpy_m)
-          memcpy_m = cuprobe::suite::memcpy_bandwidth(w.output().data(), w.input(0).data(),
-                                                      array_bytes, o);
-        if (pattern == gen::stream_pattern::write && !memset_m)
-          memset_m = cuprobe::suite::memset_bandwidth(w.output().data(), array_bytes, o);
-      }
-    }
+    auto r = ex::dram_sweep(dev, kernels, o, [&](const std::string& what) {
+      if (tty) std::fprintf(stderr, "\r\033[K%s", what.c_str());
+    });
     if (tty) std::fprintf(stderr, "\n");
 
-    // The peers in the same program: cudaMemcpy D2D and cudaMemset, on the copy and write
-    // arrays when those patterns ran, else on fresh arrays of the same size.
-    if (!memcpy_m) memcpy_m = cuprobe::suite::memcpy_bandwidth(array_bytes, o);
-    if (!memset_m) memset_m = cuprobe::suite::memset_bandwidth(array_bytes, o);
-    const std::size_t copy_bytes = array_bytes;
-    const double memcpy_gbps = memcpy_m->gb_per_s();
-    const double memset_gbps = memset_m->gb_per_s();
-    res.add(std::move(*memcpy_m));
-    res.add(std::move(*memset_m));
-
-    // Little's law with the measured read bandwidth and a DRAM latency measured here (1 GiB ring).
+    // Little's law with the best read bandwidth and a DRAM latency measured here (a ring of
+    // 16 x the L2), at the SM clock measured now.
     cuprobe::timer_characterisation clk;
     cuprobe::measure_effective_clock(clk, 20);
-    gen::chase_ring ring(std::size_t(1) << 30, 128, 1, 7);
-    gen::chase_options co;
-    co.max_steps = 1u << 16;
-    const double dram_cycles = gen::run_chase(ring, co).cycles_per_hop;
-    const double read_bw = best_by_pattern.count("read") ? best_by_pattern["read"] * 1e9 : -1;
+    ex::chase_latency_options co;
+    co.run = cli.run_options();
+    co.run.stop = cuprobe::stopping_rule::fixed(1);
+    co.run.warmup = 0;
+    co.run.flush_l2 = true;
+    co.run.clock_mhz = clk.effective_sm_clock_mhz;
+    co.chase.max_steps = 1u << 16;
+    co.chase.warmup = gen::chase_warmup::none;
+    const gen::chase_ring ring(cli.small ? dev.l2_bytes * 2 : 16 * dev.l2_bytes, 128, 1, 7);
+    const auto lat = ex::chase_latency(ring, co);
 
+    cuprobe::results res(argc, argv);
     const double peak = dev.nominal_dram_bytes_per_s() / 1e9;
-    cuprobe::table t({"case", "best GB/s", "% of nominal", "best config", "flag"});
-    for (const auto& [key, b] : best)
-      t.add_row({key, cuprobe::fmt(b.gbps, 0), cuprobe::fmt(100 * b.gbps / peak, 1), b.cfg,
-                 b.flagged ? "above_dram_peak" : ""});
+    cuprobe::table t({"case", "best GB/s", "% of nominal", "best config", "flags"});
+    for (const auto& [name, i] : r.best_by_case) {
+      const auto& m = r.all[i];
+      std::string flags;
+      for (const auto& f : m.flags)
+        if (f.code != "clock_unknown") flags += (flags.empty() ? "" : ",") + f.code;
+      t.add_row({name, cuprobe::fmt(m.gb_per_s(), 0), cuprobe::fmt(100 * m.gb_per_s() / peak, 1),
+                 m.params.at("config").as_string(), flags});
+    }
     std::printf(
         "DRAM bandwidth on %s: arrays of %.0f MiB (%.1f x L2), nominal peak %.0f GB/s "
         "(%d-bit x %.0f MHz x 2); in_kernel: %u passes per launch; config: BxT = blocks per SM "
         "x threads, cover xT = one element per thread\n\n",
-        dev.name.c_str(), double(array_bytes) / 1048576, double(array_bytes) / dev.l2_bytes, peak,
-        dev.memory_bus_width_bits, dev.memory_clock_khz / 1e3, passes);
+        dev.name.c_str(), double(r.array_bytes) / 1048576, double(r.array_bytes) / dev.l2_bytes,
+        peak, dev.memory_bus_width_bits, dev.memory_clock_khz / 1e3, o.passes);
     t.print();
     std::printf("\ncudaMemcpy D2D (%.0f MiB, read + written): %.0f GB/s; cudaMemset: %.0f GB/s\n",
-                copy_bytes / 1048576.0, memcpy_gbps, memset_gbps);
-    cuprobe::json& ex = res.extra("dram_bandwidth");
-    ex["nominal_gb_per_s"] = peak;
-    ex["memcpy_gb_per_s"] = memcpy_gbps;
-    ex["memset_gb_per_s"] = memset_gbps;
-    ex["array_bytes"] = double(array_bytes);
-    ex["in_kernel_passes"] = passes;
-    for (const auto& [p, v] : best_by_pattern) ex["best_gb_per_s"][p] = v;
-    for (const auto& [key, b] : best) {
-      ex["best_by_case"][key]["gb_per_s"] = b.gbps;
-      ex["best_by_case"][key]["config"] = b.cfg;
+                double(r.array_bytes) / 1048576.0, r.memcpy->gb_per_s(), r.memset->gb_per_s());
+    cuprobe::json& x = res.extra("dram_bandwidth");
+    x["nominal_gb_per_s"] = peak;
+    x["memcpy_gb_per_s"] = r.memcpy->gb_per_s();
+    x["memset_gb_per_s"] = r.memset->gb_per_s();
+    x["array_bytes"] = double(r.array_bytes);
+    x["in_kernel_passes"] = o.passes;
+    for (const auto& [p, i] : r.best_by_pattern)
+      x["best_gb_per_s"][gen::to_string(p)] = r.all[i].gb_per_s();
+    for (const auto& [name, i] : r.best_by_case) {
+      x["best_by_case"][name]["gb_per_s"] = r.all[i].gb_per_s();
+      x["best_by_case"][name]["config"] = r.all[i].params.at("config");
     }
-    if (best_by_pattern.count("copy") && memcpy_gbps > 0)
-      ex["copy_vs_memcpy"] = best_by_pattern["copy"] / memcpy_gbps;
-    if (read_bw > 0) {
+    if (r.best_by_pattern.count(gen::stream_pattern::copy))
+      x["copy_vs_memcpy"] = r.best(gen::stream_pattern::copy).gb_per_s() / r.memcpy->gb_per_s();
+    if (r.best_by_pattern.count(gen::stream_pattern::read)) {
+      const double read_bw = *r.best(gen::stream_pattern::read).rate.bytes_per_s;
       const auto ll = cuprobe::model::littles_law::from(
-          {read_bw, dram_cycles, clk.effective_sm_clock_mhz * 1e6, dev.sm_count, 128});
+          {read_bw, lat.cycles_per_op(), clk.effective_sm_clock_mhz * 1e6, dev.sm_count, 128});
       std::printf(
-          "\nLittle's law with the best read bandwidth and a 1 GiB pointer-chase latency of "
+          "\nLittle's law with the best read bandwidth and a %s pointer-chase latency of "
           "%.0f cycles at %.0f MHz:\n%s",
-          dram_cycles, clk.effective_sm_clock_mhz, ll.describe().c_str());
-      ex["littles_law"]["latency_cycles"] = dram_cycles;
-      ex["littles_law"]["clock_mhz"] = clk.effective_sm_clock_mhz;
-      ex["littles_law"]["bytes_per_clock"] = ll.bytes_per_clock;
-      ex["littles_law"]["bytes_in_flight"] = ll.bytes_in_flight;
-      ex["littles_law"]["bytes_in_flight_per_sm"] = ll.bytes_in_flight_per_sm;
-      ex["littles_law"]["warp_loads_in_flight_per_sm"] = ll.warp_loads_in_flight_per_sm;
+          cuprobe::fmt_bytes(double(ring.bytes())).c_str(), lat.cycles_per_op(),
+          clk.effective_sm_clock_mhz, ll.describe().c_str());
+      x["littles_law"]["latency_cycles"] = lat.cycles_per_op();
+      x["littles_law"]["clock_mhz"] = clk.effective_sm_clock_mhz;
+      x["littles_law"]["bytes_per_clock"] = ll.bytes_per_clock;
+      x["littles_law"]["bytes_in_flight"] = ll.bytes_in_flight;
+      x["littles_law"]["bytes_in_flight_per_sm"] = ll.bytes_in_flight_per_sm;
+      x["littles_law"]["warp_loads_in_flight_per_sm"] = ll.warp_loads_in_flight_per_sm;
     }
+    for (auto& m : r.all) res.add(std::move(m));
+    res.add(std::move(*r.memcpy));
+    res.add(std::move(*r.memset));
+    res.add(lat);
     res.write(cli);
     return 0;
   });

@@ -4,12 +4,11 @@
 //   build/h200/examples/instruction_table --json instructions.json
 //
 // Latency: one warp, one dependent chain, clock64 in the kernel, difference of two launches
-// (suite::chain_latency). Throughput: 8 independent chains per thread, every SM filled with
-// the most blocks of 256 threads that fit, ~2 ms per launch, median of the samples, at the SM
-// clock NVML reported during the samples (suite::chain_throughput). Every result is validated
-// against the host reference.
+// (experiments::chain_latency). Throughput: 8 independent chains per thread, every SM filled
+// with the most blocks of 256 threads that fit, ~2 ms per launch, median of the samples, at the
+// SM clock NVML reported during the samples (experiments::chain_throughput). Every result is
+// validated against the host reference (experiments::instruction_table_row).
 #include <cuprobe/cuprobe.cuh>
-#include <cuprobe/suite/compute.cuh>
 
 #include <cstdio>
 
@@ -32,26 +31,29 @@ constexpr int throughput_chains = 8;
 constexpr unsigned throughput_block = 256;
 
 template <class Op>
-void row(const cuprobe::device_info& dev, cuprobe::table& t, cuprobe::results& res, bool quick) {
-  const auto lat = cuprobe::suite::chain_latency<Op>(quick ? 3 : 7);
-  cuprobe::require(lat.check.ok, std::string("latency validation: ") + lat.check.message);
-  cuprobe::suite::throughput_options o;
-  if (quick) o.run.stop = cuprobe::stopping_rule::fixed(5);
-  auto thr = cuprobe::suite::chain_throughput<Op, throughput_chains>(dev, throughput_block, o);
-  cuprobe::require(thr.check.ok, std::string("throughput validation: ") + thr.check.message);
-  const double rate =
-      Op::ops * thr.instructions_per_clock_per_sm * dev.sm_count * thr.m.rate.clock_mhz * 1e6;
-  t.add_row({Op::name, Op::sass, cuprobe::fmt(lat.cycles_per_step, 2),
+void row(const cuprobe::device_info& dev, const cuprobe::cli& cli, cuprobe::table& t,
+         cuprobe::results& res) {
+  namespace ex = cuprobe::experiments;
+  ex::latency_options lo;
+  lo.run = cli.run_options();
+  lo.run.warmup = 0;
+  lo.run.stop = cuprobe::stopping_rule::fixed(cli.quick || cli.small ? 3 : 7);
+  ex::throughput_options to;
+  to.run = cli.run_options();
+  to.run.warmup = 2;
+  to.run.stop = cuprobe::stopping_rule::fixed(cli.quick || cli.small ? 5 : 15);
+  if (cli.small) to.target_ms = 0.05;
+  auto r = ex::instruction_table_row<Op, throughput_chains>(dev, throughput_block, lo, to);
+  const auto& thr = r.throughput;
+  t.add_row({Op::name, Op::sass, cuprobe::fmt(r.latency.m.cycles_per_op(), 2),
              cuprobe::fmt(thr.instructions_per_clock_per_sm, 1),
-             cuprobe::fmt(thr.peak_instructions_per_clock, 0, true),
-             thr.fraction_of_peak < 0 ? "-" : cuprobe::fmt(100 * thr.fraction_of_peak, 1),
-             cuprobe::fmt(rate / 1e12, 2), cuprobe::fmt(thr.m.rate.clock_mhz, 0)});
-  thr.m.with_param("latency_cycles", lat.cycles_per_step)
-      .with_param("latency_min", lat.min)
-      .with_param("latency_max", lat.max)
-      .with_param("sass", Op::sass)
-      .with_param("tera_ops_per_s", rate / 1e12);
-  res.add(std::move(thr.m));
+             cuprobe::fmt(thr.peak_instructions_per_clock, 0),
+             cuprobe::fmt(thr.fraction_of_peak ? std::optional<double>(100 * *thr.fraction_of_peak)
+                                               : std::nullopt,
+                          1),
+             cuprobe::fmt(r.tera_ops_per_s, 2), cuprobe::fmt(thr.m.rate.clock_mhz, 0)});
+  res.add(std::move(r.throughput.m));
+  res.add(std::move(r.latency.m));
 }
 
 }  // namespace
@@ -66,18 +68,18 @@ int main(int argc, char** argv) {
     cuprobe::table t({"operation", "SASS", "latency (cycles)", "instr/clk/SM", "model",
                       "% of model", "Tops/s", "clock MHz"});
     namespace ops = cuprobe::gen::ops;
-    row<ops::fma_f32>(dev, t, res, cli.quick);
-    row<ops::add_f32>(dev, t, res, cli.quick);
-    row<ops::mul_f32>(dev, t, res, cli.quick);
-    row<ops::hfma2_f16>(dev, t, res, cli.quick);
-    row<ops::hfma2_bf16>(dev, t, res, cli.quick);
-    row<ops::fma_f64>(dev, t, res, cli.quick);
-    row<ops::imad_u32>(dev, t, res, cli.quick);
-    row<ops::iadd3_u32>(dev, t, res, cli.quick);
-    row<ops::lop3_b32>(dev, t, res, cli.quick);
-    row<ops::rsqrt_f32>(dev, t, res, cli.quick);
-    row<ops::shfl_idx>(dev, t, res, cli.quick);
-    row<dp4a_s32>(dev, t, res, cli.quick);
+    row<ops::fma_f32>(dev, cli, t, res);
+    row<ops::add_f32>(dev, cli, t, res);
+    row<ops::mul_f32>(dev, cli, t, res);
+    row<ops::hfma2_f16>(dev, cli, t, res);
+    row<ops::hfma2_bf16>(dev, cli, t, res);
+    row<ops::fma_f64>(dev, cli, t, res);
+    row<ops::imad_u32>(dev, cli, t, res);
+    row<ops::iadd3_u32>(dev, cli, t, res);
+    row<ops::lop3_b32>(dev, cli, t, res);
+    row<ops::rsqrt_f32>(dev, cli, t, res);
+    row<ops::shfl_idx>(dev, cli, t, res);
+    row<dp4a_s32>(dev, cli, t, res);
     std::printf(
         "Instruction latency and throughput on %s (%d SMs); throughput with %d chains x "
         "blocks of %u threads; Tops/s counts FLOP for floating point (FMA = 2), else "

@@ -3,9 +3,11 @@
 //   build/h200/examples/timers --json docs/results/h200/timers.json --markdown
 //   docs/results/h200/timers.md
 //
-// Repeats the whole characterisation (measure/timer_calibration.cuh) and reports the median
-// and range across repeats; measures the empty region of the in-kernel region timer per scope;
-// and times an empty kernel launch with the runner (per launch, and per launch in a graph).
+// Repeats the whole characterisation (experiments::timer_repeats over
+// measure/timer_calibration.cuh) and reports the median and range across repeats; measures the
+// empty region of the in-kernel region timer per scope; times an empty kernel launch with the
+// runner (per launch, and per launch in a graph); and prints the launch-overhead floor the
+// runner's "launch_bound" flag uses (measure/launch_overhead.cuh).
 #include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
@@ -43,24 +45,24 @@ const quantity quantities[] = {
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
-    const auto cli =
-        cuprobe::cli::parse(argc, argv, "timers: timer overheads, resolution, SM clock",
-                            {{"--markdown", "write a Markdown report to this path"}});
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "timers: timer overheads, resolution, SM clock",
+        {cuprobe::cli_option::path("--markdown", "write a Markdown report to this path")});
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    const int repeats = cli.quick ? 3 : 11;
-
-    std::vector<cuprobe::timer_characterisation> runs;
-    for (int i = 0; i < repeats; ++i) runs.push_back(cuprobe::characterise_timers(20));
+    cuprobe::experiments::timer_repeat_options to;
+    to.repeats = unsigned(cli.samples(11, 3));
+    const unsigned repeats = to.repeats;
+    const auto tr = cuprobe::experiments::timer_repeats(to);
+    const auto& runs = tr.runs;
 
     cuprobe::results res(argc, argv);
     cuprobe::table t({"quantity", "median", "min", "max", "unit"});
     cuprobe::json& tj = res.extra("timers");
     tj["repeats"] = repeats;
     for (const auto& q : quantities) {
-      std::vector<double> v;
-      for (const auto& r : runs) v.push_back(r.*q.field);
-      const auto s = cuprobe::summarize(v);
+      const auto v = tr.values(q.field);
+      const auto s = tr.of(q.field);
       t.add_row({q.name, cuprobe::fmt(s.median, 3), cuprobe::fmt(s.min, 3), cuprobe::fmt(s.max, 3),
                  q.unit});
       cuprobe::json e = cuprobe::json::object();
@@ -71,16 +73,15 @@ int main(int argc, char** argv) {
       e["values"] = cuprobe::json::array_of(v);
       tj[q.name] = e;
     }
-    std::vector<double> nvml;
-    for (const auto& r : runs)
-      if (r.nvml_sm_clock_mhz > 0) nvml.push_back(r.nvml_sm_clock_mhz);
-    const double nvml_mhz = nvml.empty() ? -1 : cuprobe::summarize(nvml).median;
-    t.add_row({"NVML SM clock while the clock kernel ran", cuprobe::fmt(nvml_mhz, 0, true), "", "",
+    const auto nvml_mhz = tr.nvml_sm_clock_mhz();
+    const auto nvml_max = runs.back().nvml_max_sm_clock_mhz;
+    t.add_row(
+        {"NVML SM clock while the clock kernel ran", cuprobe::fmt(nvml_mhz, 0), "", "", "MHz"});
+    t.add_row({"NVML maximum SM clock",
+               cuprobe::fmt(nvml_max ? std::optional<double>(*nvml_max) : std::nullopt, 0), "", "",
                "MHz"});
-    t.add_row({"NVML maximum SM clock", cuprobe::fmt(runs.back().nvml_max_sm_clock_mhz, 0, true),
-               "", "", "MHz"});
     tj["nvml_sm_clock_mhz"] = nvml_mhz;
-    tj["nvml_max_sm_clock_mhz"] = runs.back().nvml_max_sm_clock_mhz;
+    tj["nvml_max_sm_clock_mhz"] = nvml_max;
     tj["clock_window_ms"] = runs.back().clock_window_ms;
     tj["clock_window_sms"] = runs.back().clock_window_sms;
 
@@ -95,27 +96,36 @@ int main(int argc, char** argv) {
       tj["region_overhead_cycles"][name] = oh;
     }
 
+    // The launch-overhead floor the runner compares event-timed samples with.
+    const auto lo = cuprobe::measure_launch_overhead();
+    tj["launch_overhead_us"]["single"] = lo.single_s * 1e6;
+    tj["launch_overhead_us"]["stream_per_launch"] = lo.stream_s * 1e6;
+    tj["launch_overhead_us"]["graph_per_launch"] = lo.graph_s * 1e6;
+
     // Launch cost of an empty kernel, per launch and per launch inside a graph of 100.
-    cuprobe::run_options o;
-    o.warmup = 10;
-    o.stop = cuprobe::stopping_rule::fixed(cli.quick ? 20 : 200);
-    o.batch = 100;
+    cuprobe::run_options o = cli.run_options();
+    o.warmup = cli.small ? 1 : 10;
+    o.stop = cuprobe::stopping_rule::fixed(cli.samples(200, 20));
+    o.batch = cli.small ? 10 : 100;
     const auto launch = [](cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(); };
     res.add(cuprobe::measure("launch.empty_kernel", launch,
                              cuprobe::work::op_count(1, "one launch"), o))
-        .with_param("batch", 100)
+        .with_param("batch", o.batch)
         .with_param("graph", false);
     o.graph = true;
     res.add(cuprobe::measure("launch.empty_kernel", launch,
                              cuprobe::work::op_count(1, "one launch"), o))
-        .with_param("batch", 100)
+        .with_param("batch", o.batch)
         .with_param("graph", true);
 
-    std::printf("cuprobe timers on %s (%d repeats)\n\n", dev.name.c_str(), repeats);
+    std::printf("cuprobe timers on %s (%u repeats)\n\n", dev.name.c_str(), repeats);
     t.print();
     std::printf("\n");
     rt.print();
-    std::printf("\n");
+    std::printf(
+        "\nlaunch overhead (measure/launch_overhead.cuh): one launch between events %.2f us; "
+        "back to back %.2f us each; in a graph %.2f us each\n\n",
+        lo.single_s * 1e6, lo.stream_s * 1e6, lo.graph_s * 1e6);
     res.print_table();
 
     res.write(cli);
@@ -132,10 +142,10 @@ int main(int argc, char** argv) {
       cuprobe::table lt({"mode", "median per launch (us)", "min (us)", "max (us)"});
       for (const auto& m : res.measurements())
         lt.add_row({m.params.at("graph").as_bool() ? "graph of 100" : "stream, 100 launches",
-                    cuprobe::fmt(m.time.median * 1e6, 3), cuprobe::fmt(m.time.min * 1e6, 3),
-                    cuprobe::fmt(m.time.max * 1e6, 3)});
+                    cuprobe::fmt(m.stats.median * 1e6, 3), cuprobe::fmt(m.stats.min * 1e6, 3),
+                    cuprobe::fmt(m.stats.max * 1e6, 3)});
       md += lt.markdown();
-      cuprobe::write_text(cli.get("--markdown", ""), md);
+      cuprobe::write_text(cli.get("--markdown"), md);
     }
     return 0;
   });

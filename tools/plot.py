@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot cuprobe results files (schema cuprobe.results/1) as PNG.
+"""Plot cuprobe results files (schema cuprobe.results/1 or /2) as PNG.
 
   plot.py line    RESULTS.json --x PARAM --y METRIC [--series PARAM] [--logx] [--logy] -o OUT.png
   plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min]
@@ -7,20 +7,42 @@
   plot.py bar     RESULTS.json --label FIELD --value METRIC [--horizontal] -o OUT.png
 
 FIELD / PARAM / METRIC are dotted paths into one benchmark of the file: "params.threads",
-"rates.gb_per_s", "summary.median", "name" (a bare word means "params.<word>").
+"rates.gb_per_s", "summary.median", "name", "unit" (a bare word other than name, unit and
+samples means "params.<word>"). In a /1 file each benchmark also reads as /2 does: "unit" is
+"seconds" and "samples" are its samples_s.
 Select benchmarks with --where KEY=VALUE (repeatable; KEY a dotted path, VALUE compared as
 text) and --name-prefix PREFIX. Titles default to the device name and the selection.
-Needs matplotlib; nothing else beyond the standard library.
+
+Refuses, with one line per bad file and exit status 1, files that cannot be read or are not
+results files, values that are not numbers (x and y of a line, --value of a heatmap or bar; a
+heatmap's axes and bar labels may also be text), non-positive values on a log axis, and a
+selection that leaves nothing to plot. A benchmark without the value (absent or null) is
+skipped. Needs matplotlib; nothing else beyond the standard library and validate_results.py
+beside it.
 """
 import argparse
-import json
 import math
+import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import validate_results as schema  # noqa: E402  (the schema module beside this file)
+
+# kind -> (option, what its values must be, whether a benchmark without it is skipped)
+ROLES = {
+    "line": (("x", "num", True), ("y", "num", True), ("series", "scalar", False)),
+    "heatmap": (("x", "scalar", True), ("y", "scalar", True), ("value", "num", True),
+                ("facet", "scalar", False)),
+    "bar": (("label", "scalar", False), ("value", "num", True)),
+}
+
+
+TOP_LEVEL = ("name", "unit", "samples")  # bare words that are not params
+
 
 def field(bench, path):
-    if "." not in path and path not in ("name",):
+    if "." not in path and path not in TOP_LEVEL:
         path = "params." + path
     cur = bench
     for part in path.split("."):
@@ -30,26 +52,91 @@ def field(bench, path):
     return cur
 
 
+is_num = schema.is_num
+
+
+def as_v2(bench):
+    """A /1 benchmark also answers the /2 paths "unit" and "samples"."""
+    if "samples" not in bench and "samples_s" in bench:
+        bench.setdefault("unit", "seconds")
+        bench["samples"] = bench["samples_s"]
+
+
 def load(paths, where, prefix):
-    benches, device = [], None
+    """(selected [(path, index, benchmark)], device name, bad-file lines)."""
+    selected, device, bad = [], None, []
     for p in paths:
-        with open(p, encoding="utf-8") as f:
-            doc = json.load(f)
-        if doc.get("schema") != "cuprobe.results/1":
-            sys.exit(f"{p}: not a cuprobe.results/1 file")
-        device = device or doc.get("device", {}).get("name")
-        for b in doc.get("benchmarks", []):
-            if prefix and not b.get("name", "").startswith(prefix):
+        doc, reason = schema.load_json(p)
+        benches = doc.get("benchmarks") if doc else None
+        if reason is None and doc.get("schema") not in schema.RESULTS_SCHEMAS:
+            reason = (f"$.schema is {schema.kind_of(doc.get('schema'))}, not a results schema "
+                      f"(plot.py reads {' and '.join(schema.RESULTS_SCHEMAS)})")
+        elif reason is None and not isinstance(benches, list):
+            reason = f"$.benchmarks is {schema.kind_of(benches)}, expected a list"
+        elif reason is None:
+            odd = [i for i, b in enumerate(benches) if not isinstance(b, dict)]
+            if odd:
+                reason = f"$.benchmarks[{odd[0]}] is {schema.kind_of(benches[odd[0]])}, expected an object"
+        if reason:
+            bad.append(f"{p}: {reason}")
+            continue
+        dev = doc.get("device")
+        name = dev.get("name") if isinstance(dev, dict) else None
+        device = device or (name if isinstance(name, str) else None)
+        for i, b in enumerate(benches):
+            as_v2(b)
+            n = b.get("name")
+            if prefix and not (isinstance(n, str) and n.startswith(prefix)):
                 continue
             if all(str(field(b, k)) == v for k, v in where):
-                benches.append(b)
-    if not benches:
-        sys.exit("no benchmark matches the selection")
-    return benches, device or "unknown GPU"
+                selected.append((p, i, b))
+    return selected, device or "unknown GPU", bad
 
 
-def label_of(path):
-    return path.split(".")[-1].replace("_", " ")
+def fits(v, want):
+    if want == "num":
+        return is_num(v)
+    if want == "positive":  # only on a log axis; a non-number is reported by "num"
+        return not is_num(v) or v > 0
+    return not isinstance(v, (dict, list))  # "scalar": a number, text or true/false
+
+
+def check_values(selected, a):
+    """(benchmarks to plot, how many lacked a value, bad-file lines) for the options of a.kind."""
+    roles = [(o, want, skip) for o, want, skip in ROLES[a.kind] if getattr(a, o)]
+    if a.kind == "line":
+        roles += [(o, "positive", True) for o, on in (("x", a.logx), ("y", a.logy)) if on]
+    what = {"num": "not a number", "scalar": "not a number or text", "positive": "not positive"}
+    found, usable, skipped = {}, [], 0
+    for p, i, b in selected:
+        missing = wrong = False
+        for o, want, skip in roles:
+            v = field(b, getattr(a, o))
+            if v is None:
+                missing = missing or skip
+            elif not fits(v, want):
+                wrong = True
+                first, count = found.get(p, (None, 0))
+                axis = f" (--{o} is on a log axis)" if want == "positive" else ""
+                found[p] = (first or f"--{o} {getattr(a, o)} is {schema.kind_of(v)}, {what[want]}"
+                            f"{axis}, in benchmarks[{i}] ({b.get('name')!r})", count + 1)
+        if not wrong:
+            skipped += missing
+            if not missing:
+                usable.append(b)
+    bad = [f"{p}: {first}" + (f"; {count - 1} more such values in this file" if count > 1 else "")
+           for p, (first, count) in found.items()]
+    return usable, skipped, bad
+
+
+def label_of(path, benches=()):
+    """The last part of a path; of a summary or samples path, with the samples' unit if one."""
+    text = path.split(".")[-1].replace("_", " ")
+    units = {b.get("unit") for b in benches}
+    if (path.startswith("summary.") or path == "samples") and len(units) == 1:
+        unit = units.pop()
+        text += f" ({unit})" if isinstance(unit, str) else ""
+    return text
 
 
 def sort_key(v):
@@ -73,7 +160,7 @@ def plot_line(ax, benches, a):
     if a.logy:
         ax.set_yscale("log")
     ax.set_xlabel(label_of(a.x))
-    ax.set_ylabel(a.ylabel or label_of(a.y))
+    ax.set_ylabel(a.ylabel or label_of(a.y, benches))
     ax.grid(True, which="both", alpha=0.3)
     if a.series:
         ax.legend(fontsize=8)
@@ -103,7 +190,7 @@ def plot_heatmap(fig, ax, benches, a, colorbar=True):
                 ax.text(j, i, f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}", ha="center",
                         va="center", fontsize=7, color="black" if v > 0.6 * top else "white")
     if colorbar:
-        fig.colorbar(im, ax=ax, label=a.ylabel or label_of(a.value))
+        fig.colorbar(im, ax=ax, label=a.ylabel or label_of(a.value, benches))
 
 
 def plot_bar(ax, benches, a):
@@ -112,13 +199,28 @@ def plot_bar(ax, benches, a):
     names, values = [r[0] for r in rows], [r[1] for r in rows]
     if a.horizontal:
         ax.barh(names, values)
-        ax.set_xlabel(a.ylabel or label_of(a.value))
+        ax.set_xlabel(a.ylabel or label_of(a.value, benches))
         ax.invert_yaxis()
     else:
         ax.bar(names, values)
-        ax.set_ylabel(a.ylabel or label_of(a.value))
+        ax.set_ylabel(a.ylabel or label_of(a.value, benches))
         ax.tick_params(axis="x", rotation=45)
     ax.grid(True, axis="x" if a.horizontal else "y", alpha=0.3)
+
+
+def fail(line):
+    print(line, file=sys.stderr)
+    return 1
+
+
+def save(fig, path, what):
+    try:
+        fig.tight_layout()
+        fig.savefig(path)
+    except (OSError, ValueError) as e:
+        return fail(f"{path}: cannot be written ({e})")
+    print(f"wrote {path} ({what})")
+    return 0
 
 
 def main(argv=None):
@@ -152,11 +254,30 @@ def main(argv=None):
         if getattr(a, n) is None:
             p.error(f"{a.kind} needs --{n}")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    selected, device, bad = load(a.results, where, a.name_prefix)
+    benches, skipped, bad_values = check_values(selected, a)
+    for line in bad + bad_values:
+        print(line, file=sys.stderr)
+    if bad or bad_values:
+        return fail(f"{a.output} not written: {len(bad) + len(bad_values)} of {len(a.results)} "
+                    "results files refused")
+    if not selected:
+        sel = [f"--where {k}={v}" for k, v in where] + (
+            [f"--name-prefix {a.name_prefix}"] if a.name_prefix else [])
+        return fail("no benchmark matches the selection" + (f" ({', '.join(sel)})" if sel else "")
+                    + f" in {', '.join(a.results)}; {a.output} not written")
+    if not benches:
+        paths = [getattr(a, o) for o, _, skip in ROLES[a.kind] if skip and getattr(a, o)]
+        return fail(f"none of the {len(selected)} selected benchmarks has a value at "
+                    f"{' and '.join(paths)}; {a.output} not written")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return fail(f"plot.py needs matplotlib (pip install matplotlib); {a.output} not written")
 
-    benches, device = load(a.results, where, a.name_prefix)
+    done = f"{len(benches)} benchmarks" + (f", {skipped} selected without a value skipped" if skipped else "")
     sel = ", ".join(f"{k}={v}" for k, v in where)
     if a.kind == "heatmap" and a.facet:
         groups = {}
@@ -173,10 +294,7 @@ def main(argv=None):
         for j in range(len(keys), rows * cols):
             axes[j // cols][j % cols].axis("off")
         fig.suptitle(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
-        fig.tight_layout()
-        fig.savefig(a.output)
-        print(f"wrote {a.output} ({len(benches)} benchmarks, {len(keys)} panels)")
-        return 0
+        return save(fig, a.output, f"{done}, {len(keys)} panels")
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
     if a.kind == "line":
         plot_line(ax, benches, a)
@@ -185,10 +303,7 @@ def main(argv=None):
     else:
         plot_bar(ax, benches, a)
     ax.set_title(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
-    fig.tight_layout()
-    fig.savefig(a.output)
-    print(f"wrote {a.output} ({len(benches)} benchmarks)")
-    return 0
+    return save(fig, a.output, done)
 
 
 if __name__ == "__main__":

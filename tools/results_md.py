@@ -5,13 +5,24 @@
 
 Every number on the page is read from the JSON/CSV files in RESULTS_DIR (written by the
 examples on the GPU); nothing is typed in. The targets column quotes the issues' targets.
-Standard library only.
+summary.json (cuprobe.summary/1) is needed; the examples' files (cuprobe.results/1 or /2) and
+ncu_dram.csv are optional: a missing one leaves its section out.
+
+Each file is read and checked with tools/validate_results.py's rules; a bad one (unreadable,
+not JSON, failing its schema) gets one line "PATH: reason" on stderr and a note in its section,
+the other files are still read, and the exit status is 1. Without a usable summary.json no page
+is written. A valid file whose free-form "extra" section lacks what a table needs gets a note
+in its section ("not rendered: ...") and one line on stderr, and does not change the exit
+status: the validator accepts it, so this page must too. Device fields beyond name, SM count and
+compute capability are optional. Standard library only.
 """
 import argparse
 import csv
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import validate_results as schema  # noqa: E402  (the schema module beside this file)
 
 TARGETS = {  # key: (comparison, value, source)
     "fma.f32.fraction_of_peak": (">=", 0.98, "issue 4"),
@@ -31,12 +42,54 @@ UNITS = {
 }
 
 
-def load(d, name):
-    p = os.path.join(d, name)
-    if not os.path.exists(p):
+NCU_COLUMNS = [
+    ("l1tex__t_sector_hit_rate.pct", "L1 hit %"), ("lts__t_sector_hit_rate.pct", "L2 hit %"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "L1 requests (ld)"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "L1 sectors (ld)"),
+    ("lts__t_requests_srcunit_tex_op_read.sum", "L2 requests (read)"),
+    ("lts__t_sectors_srcunit_tex_op_read.sum", "L2 sectors (read)"),
+    ("dram__bytes_read.sum", "DRAM bytes read"), ("dram__bytes_write.sum", "DRAM bytes written"),
+]
+
+
+class Incomplete(Exception):
+    """A valid file lacks what a section needs; the message says what."""
+
+
+def get(obj, path, kind=dict):
+    """obj's value at a dotted path, of kind (dict, list, str or 'num'); else Incomplete."""
+    cur = obj
+    for part in path.split("."):
+        if not isinstance(cur, dict) or cur.get(part) is None:
+            raise Incomplete(f"{path} is missing")
+        cur = cur[part]
+    if kind == "num" and not schema.is_num(cur) or kind != "num" and not isinstance(cur, kind):
+        raise Incomplete(f"{path} is {schema.kind_of(cur)}")
+    return cur
+
+
+def opt(obj, path, kind="num"):
+    """obj's value at a dotted path, or None where it is absent or not of kind."""
+    try:
+        return get(obj, path, kind)
+    except Incomplete:
         return None
-    with open(p, encoding="utf-8") as f:
-        return json.load(f)
+
+
+def as_num(v):
+    return v if schema.is_num(v) else None
+
+
+def text(v):
+    return "-" if v is None else str(v)
+
+
+def scale(v, by):
+    return None if v is None else v * by
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
 
 
 def num(v, digits=3):
@@ -58,6 +111,35 @@ def provenance(doc):
     return f"`{m['command_line']}` (commit `{m['commit']}`, {m['date']})"
 
 
+def device_line(dev):
+    """The device sentence from the fields the summary holds (name and SM count are required)."""
+    parts = [dev["name"], f"{dev['sm_count']} SMs", f"compute capability {dev['compute_capability']}"]
+    l2, bus, clk = opt(dev, "l2_bytes"), opt(dev, "memory_bus_width_bits"), opt(dev, "memory_clock_mhz")
+    nominal, sm_clk = opt(dev, "nominal_dram_gb_per_s"), opt(dev, "sm_clock_max_mhz")
+    ecc = opt(dev, "ecc_enabled", bool)
+    if l2 is not None:
+        parts.append(f"L2 {l2 / 1048576:.0f} MiB")
+    mem = " ".join(x for x in (f"{bus}-bit" if bus is not None else "", "memory",
+                               f"at {clk:.0f} MHz" if clk is not None else "") if x)
+    if nominal is not None:
+        mem += f" (nominal {nominal:.0f} GB/s)"
+    if mem != "memory":
+        parts.append(mem)
+    if sm_clk is not None:
+        parts.append(f"SM clock up to {sm_clk:.0f} MHz")
+    if ecc is not None:
+        parts.append(f"ECC {'on' if ecc else 'off'}")
+    for key, label in (("driver_version", "driver"), ("runtime_version", "CUDA")):
+        if opt(dev, key, str) is not None:
+            parts.append(f"{label} {dev[key]}")
+    missing = [k for k, v in (("L2 size", l2), ("memory bus width", bus), ("memory clock", clk),
+                              ("nominal DRAM bandwidth", nominal), ("SM clock", sm_clk), ("ECC", ecc),
+                              ("driver", opt(dev, "driver_version", str)),
+                              ("CUDA version", opt(dev, "runtime_version", str))) if v is None]
+    tail = f" Not in summary.json: {', '.join(missing)}." if missing else ""
+    return "Device: " + ", ".join(parts) + "." + tail + "\n"
+
+
 def section_summary(s):
     rows = []
     for k, v in s["metrics"].items():
@@ -71,112 +153,161 @@ def section_summary(s):
 
 
 def section_fma(doc):
-    ex = doc["extra"]["fma_throughput"]
-    rows = [[b, num(e["best_tflops"], 4), num(100 * e["best_fraction_of_peak"], 4),
-             e["chains_to_97pct"], e["first_chains_with_lower_occupancy"]]
-            for b, e in ex["by_block"].items()]
+    ex = get(doc, "extra.fma_throughput")
+    rows = [[b, num(opt(e, "best_tflops"), 4), num(scale(opt(e, "best_fraction_of_peak"), 100), 4),
+             text(opt(e, "chains_to_97pct", (str, int, float))),
+             text(opt(e, "first_chains_with_lower_occupancy", (str, int, float)))]
+            for b, e in get(ex, "by_block").items()]
     return (table(["block", "best TFLOP/s", "% of peak", "chains to reach 97 % of best",
                    "first chains with lower occupancy (-1: none)"], rows)
-            + f"\nPeak model: {ex['peak_source']}. Dependent FFMA latency: {num(ex['latency_cycles'], 4)} cycles.\n")
+            + f"\nPeak model: {text(opt(ex, 'peak_source', str))}. Dependent FFMA latency: "
+            f"{num(opt(ex, 'latency_cycles'), 4)} cycles.\n")
 
 
 def section_dram(doc):
-    ex = doc["extra"]["dram_bandwidth"]
-    rows = [[k, num(v["gb_per_s"], 4), num(100 * v["gb_per_s"] / ex["nominal_gb_per_s"], 3), v["config"]]
-            for k, v in sorted(ex["best_by_case"].items())]
+    ex = get(doc, "extra.dram_bandwidth")
+    nominal = opt(ex, "nominal_gb_per_s")
+    rows = [[k, num(opt(v, "gb_per_s"), 4), num(scale(ratio(opt(v, "gb_per_s"), nominal), 100), 3),
+             text(opt(v, "config", str))]
+            for k, v in sorted(get(ex, "best_by_case").items())]
     out = table(["case", "best GB/s", "% of nominal",
                  "best config (BxT: blocks/SM x threads; cover xT: one element per thread)"], rows)
-    if "array_bytes" in ex:
+    if opt(ex, "array_bytes") is not None:
         out += (f"\nArrays of {num(ex['array_bytes'] / 2**20, 5)} MiB each; in_kernel launches make "
-                f"{ex['in_kernel_passes']} passes.")
-    out += (f"\nNominal peak {num(ex['nominal_gb_per_s'], 4)} GB/s (bus width x memory clock x 2). "
+                f"{text(opt(ex, 'in_kernel_passes'))} passes.")
+    out += (f"\nNominal peak {num(nominal, 4)} GB/s (bus width x memory clock x 2). "
             f"Peers in the same program, on the copy and write arrays: cudaMemcpy D2D "
-            f"{num(ex['memcpy_gb_per_s'], 4)} GB/s (read + written), cudaMemset "
-            f"{num(ex.get('memset_gb_per_s'), 4)} GB/s.")
-    if "copy_vs_memcpy" in ex:
+            f"{num(opt(ex, 'memcpy_gb_per_s'), 4)} GB/s (read + written), cudaMemset "
+            f"{num(opt(ex, 'memset_gb_per_s'), 4)} GB/s.")
+    if opt(ex, "copy_vs_memcpy") is not None:
         out += f" Best copy kernel / cudaMemcpy: {num(ex['copy_vs_memcpy'], 3)}."
     flagged = [b["params"].get("case", b["name"]) for b in doc["benchmarks"]
                if any(f["code"] == "above_dram_peak" for f in b["flags"])]
     out += f"\n\nResults above the nominal peak (flag `above_dram_peak`): {len(flagged)}.\n"
-    ll = ex.get("littles_law")
+    ll = opt(ex, "littles_law", dict)
     if ll:
         out += ("\nLittle's law with the best read bandwidth and a 1 GiB pointer-chase latency of "
-                f"{num(ll['latency_cycles'], 4)} cycles at {num(ll['clock_mhz'], 4)} MHz: "
-                f"{num(ll['bytes_per_clock'], 5)} B/clock, {num(ll['bytes_in_flight'], 7)} B in flight, "
-                f"{num(ll['bytes_in_flight_per_sm'], 5)} B per SM = "
-                f"{num(ll['warp_loads_in_flight_per_sm'], 3)} warp loads of 128 B per SM.\n")
+                f"{num(opt(ll, 'latency_cycles'), 4)} cycles at {num(opt(ll, 'clock_mhz'), 4)} MHz: "
+                f"{num(opt(ll, 'bytes_per_clock'), 5)} B/clock, {num(opt(ll, 'bytes_in_flight'), 7)} B in flight, "
+                f"{num(opt(ll, 'bytes_in_flight_per_sm'), 5)} B per SM = "
+                f"{num(opt(ll, 'warp_loads_in_flight_per_sm'), 3)} warp loads of 128 B per SM.\n")
     return out
 
 
-def section_ncu(path):
-    if not os.path.exists(path):
-        return "No ncu counters in this run.\n"
-    rows = list(csv.reader(open(path, encoding="utf-8")))
+def read_ncu(path):
+    """(rows, None), or (None, reason) for a file that is not an ncu --csv file."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+    except IsADirectoryError:
+        return None, "is a directory, not a file"
+    except OSError as e:
+        return None, f"cannot be read ({e.strerror or e})"
+    except UnicodeDecodeError as e:
+        return None, f"is not UTF-8 text (offset {e.start}), not an ncu CSV file"
+    except csv.Error as e:
+        return None, f"is not a CSV file ({e})"
+    if rows and "Kernel Name" not in rows[0]:
+        return None, "has no 'Kernel Name' column in its first row, not an ncu --csv file"
+    return rows, None
+
+
+def kernel_label(name):
+    """stream_pass_kernel<P, T, Ld, St, Mode> or stream_covering_kernel<P, T, Ld, St> in words."""
+    lt, gt = name.find("<"), name.find(">")
+    args = name[lt + 1:gt].split(", ") if 0 <= lt < gt else []
+    if len(args) < 3:
+        return name
+    if "covering" in name or len(args) < 5:
+        grid = "launches, covering"
+    else:
+        grid = "in_kernel" if args[4] == "1" else "launches"
+    pats = {"0": "read", "1": "write", "2": "copy", "3": "mixed"}
+    return f"{pats.get(args[0], args[0])} {args[1]} .{args[2]}, {grid}"
+
+
+def section_ncu(rows):
     if len(rows) < 3:
         return "ncu wrote no kernel rows.\n"
     head = rows[0]
-    cols = ["l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-            "lts__t_requests_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
-            "dram__bytes_read.sum", "dram__bytes_write.sum"]
-    idx = [head.index(c) for c in cols]
+    idx = [head.index(c) if c in head else None for c, _ in NCU_COLUMNS]
     kn = head.index("Kernel Name")
-    pats = {"0": "read", "1": "write", "2": "copy", "3": "mixed"}
-    out_rows = []
-    for r in rows[2:]:
-        name = r[kn]
-        args = name[name.index("<") + 1:name.index(">")].split(", ")
-        # stream_pass_kernel<P, T, Ld, St, Mode> or stream_covering_kernel<P, T, Ld, St>
-        if "covering" in name or len(args) < 5:
-            grid = "launches, covering"
-        else:
-            grid = "in_kernel" if args[4] == "1" else "launches"
-        label = f"{pats.get(args[0], args[0])} {args[1]} .{args[2]}, {grid}"
-        out_rows.append([label] + [r[i] for i in idx])
-    short = ["L1 hit %", "L2 hit %", "L1 requests (ld)", "L1 sectors (ld)", "L2 requests (read)",
-             "L2 sectors (read)", "DRAM bytes read", "DRAM bytes written"]
-    return table(["kernel (persistent: 4 x 256 per SM; covering: 256 threads per block)"] + short,
-                 out_rows)
+    cell = lambda r, i: r[i] if i is not None and i < len(r) else "-"  # noqa: E731
+    out_rows = [[kernel_label(cell(r, kn))] + [cell(r, i) for i in idx] for r in rows[2:]]
+    out = table(["kernel (persistent: 4 x 256 per SM; covering: 256 threads per block)"]
+                + [short for _, short in NCU_COLUMNS], out_rows)
+    absent = [c for (c, _), i in zip(NCU_COLUMNS, idx) if i is None]
+    return out + (f"\nNot in the CSV: {', '.join(absent)}.\n" if absent else "")
 
 
 def section_latency(doc):
-    ex = doc["extra"]["latency_ladder"]
-    rows = [[k, num(v, 4), num(v / ex["sm_clock_mhz"] * 1e3 if v else None, 4)] for k, v in ex["levels"].items()]
-    out = (table(["level", "cycles", "ns"], rows)
-           + f"\nPlateaus found by the detector in the ld.global curve:\n\n```\n{ex['plateaus']}```\n")
-    mhz = ex["sm_clock_mhz"]
+    ex = get(doc, "extra.latency_ladder")
+    mhz = opt(ex, "sm_clock_mhz")
+    per_ns = lambda v: scale(ratio(v, mhz), 1e3)  # noqa: E731  (cycles -> ns at the SM clock)
+    rows = [[k, num(as_num(v), 4), num(per_ns(as_num(v)) if v else None, 4)]
+            for k, v in get(ex, "levels").items()]
+    out = table(["level", "cycles", "ns"], rows)
+    if opt(ex, "plateaus", str) is not None:
+        out += f"\nPlateaus found by the detector in the ld.global curve:\n\n```\n{ex['plateaus']}```\n"
     tlb = [b for b in doc["benchmarks"] if b["name"] == "latency.tlb"]
     if tlb:
-        rows = [[b["params"]["load"], num(b["params"]["bytes"] / 2**20, 6) + " MiB",
-                 num(b["params"]["pages_2mib"], 5), num(b["rates"]["cycles_per_op"], 4),
-                 num(b["rates"]["cycles_per_op"] / mhz * 1e3, 4)] for b in tlb]
+        rows = [[text(opt(b, "params.load", str)), num(scale(opt(b, "params.bytes"), 2**-20), 6) + " MiB",
+                 num(opt(b, "params.pages_2mib"), 5), num(opt(b, "rates.cycles_per_op"), 4),
+                 num(per_ns(opt(b, "rates.cycles_per_op")), 4)] for b in tlb]
         out += ("\n### TLB reach by stride (.cg loads, one node per stride, warm rings)\n\n"
                 + table(["load", "working set", "2 MiB pages", "cycles/hop", "ns/hop"], rows))
     lanes = [b for b in doc["benchmarks"] if b["name"] == "latency.lanes"]
     if lanes:
-        rows = [[b["params"]["level"], num(b["params"]["bytes"] / 2**10, 7) + " KiB",
-                 b["params"]["lanes"], num(b["rates"]["cycles_per_op"], 4),
-                 num(b["rates"]["cycles_per_op"] / mhz * 1e3, 4)] for b in lanes]
+        rows = [[text(opt(b, "params.level", str)), num(scale(opt(b, "params.bytes"), 2**-10), 7) + " KiB",
+                 text(opt(b, "params.lanes", (str, int, float))), num(opt(b, "rates.cycles_per_op"), 4),
+                 num(per_ns(opt(b, "rates.cycles_per_op")), 4)] for b in lanes]
         out += ("\n### Who chases (one thread; a warp on one ring; a warp gathering from 32 rings)\n\n"
                 + table(["level", "working set", "lanes", "cycles/hop", "ns/hop"], rows))
     return out
 
 
 def section_cache(doc):
-    ex = doc["extra"]["cache_bandwidth"]
+    ex = get(doc, "extra.cache_bandwidth")
+
     def mib(v):
         return "-" if v is None else f"{v / 1048576:.1f} MiB" if v >= 1048576 else f"{v / 1024:.0f} KiB"
-    rows = [["L1 (replicated read, peak)", num(ex["l1_gb_per_s"], 4), num(ex["l1_bytes_per_clock_per_sm"], 3), mib(ex["l1_capacity_bytes"])],
-            ["L2 (.cg, 2..16 MiB)", num(ex["l2_gb_per_s"], 4), num(ex["l2_bytes_per_clock_per_sm"], 3), mib(ex["l2_capacity_bytes"])],
-            ["DRAM (.cg, 1..4 GiB)", num(ex["dram_gb_per_s"], 4), "", ""]]
+    rows = [["L1 (replicated read, peak)", num(opt(ex, "l1_gb_per_s"), 4),
+             num(opt(ex, "l1_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l1_capacity_bytes"))],
+            ["L2 (.cg, 2..16 MiB)", num(opt(ex, "l2_gb_per_s"), 4),
+             num(opt(ex, "l2_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l2_capacity_bytes"))],
+            ["DRAM (.cg, 1..4 GiB)", num(opt(ex, "dram_gb_per_s"), 4), "", ""]]
     return table(["level", "GB/s", "bytes/clock/SM", "capacity (derived)"], rows)
 
 
 def section_ordering(doc):
-    ex = doc["extra"]["memory_ordering"]
-    out = table(["pattern", "exact sums"], [[k, v] for k, v in ex["patterns"].items()])
-    rows = [[k, num(v["cycles_per_fence"], 4)] for k, v in ex["fence_cycles"].items()]
+    ex = get(doc, "extra.memory_ordering")
+    out = table(["pattern", "exact sums"], [[k, v] for k, v in get(ex, "patterns").items()])
+    rows = [[k, num(opt(v, "cycles_per_fence"), 4)] for k, v in get(ex, "fence_cycles").items()]
     return out + "\n" + table(["fence (x threads)", "cycles per fence"], rows)
+
+
+PARTS = [  # file, section title, how to render its (valid) document
+    ("timers.json", "Timers", lambda doc: "See [timers.md](timers.md).\n"),
+    ("fma_throughput.json", "FP32 FMA throughput (fma_throughput)", section_fma),
+    ("instruction_table.json", "Instruction latency and throughput (instruction_table)",
+     lambda doc: get(doc, "extra.instruction_table.markdown", str)),
+    ("dram_bandwidth.json", "DRAM bandwidth (dram_bandwidth)", section_dram),
+    ("latency_ladder.json", "Latency ladder (latency_ladder)", section_latency),
+    ("cache_bandwidth.json", "Bandwidth against working set (cache_bandwidth)", section_cache),
+    ("memory_ordering.json", "Memory ordering and fence cost (memory_ordering)", section_ordering),
+]
+
+
+def render(path, fn, doc, notes, bad):
+    """fn(doc), or a note saying why not (one stderr line per file either way)."""
+    try:
+        return fn(doc)
+    except Incomplete as e:
+        notes.append(f"{path}: valid, but its section is not rendered: {e}")
+        return f"Not rendered: {e}.\n"
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as e:
+        bad.append(f"{path}: results_md.py could not render it ({type(e).__name__}: {e})")
+        return f"Not rendered: results_md.py could not read this file ({type(e).__name__}).\n"
 
 
 def main(argv=None):
@@ -185,52 +316,74 @@ def main(argv=None):
     p.add_argument("-o", "--output")
     a = p.parse_args(argv)
     d = a.dir
-    s = load(d, "summary.json")
-    if not s:
-        sys.exit(f"{d}: no summary.json")
-    dev = s["device"]
-    md = [f"# Results: {dev['name']}\n",
+    if not os.path.isdir(d):
+        reason = "is a file" if os.path.exists(d) else "does not exist"
+        print(f"{d}: {reason}; results_md.py takes the folder of a GPU's results files", file=sys.stderr)
+        return 1
+    bad, notes, docs = [], [], {}
+    s_path = os.path.join(d, "summary.json")
+    if not os.path.lexists(s_path):
+        s, s_reason = None, "no such file; it is needed (device_report --summary)"
+    else:
+        s, s_reason = schema.load_checked(s_path, schema.SUMMARY_SCHEMAS)
+    if s_reason:
+        bad.append(f"{s_path}: {s_reason}; no page written")
+    for f, _, _ in PARTS:
+        path = os.path.join(d, f)
+        if os.path.lexists(path):
+            docs[f] = schema.load_checked(path, schema.RESULTS_SCHEMAS)
+            if docs[f][1]:
+                bad.append(f"{path}: {docs[f][1]}")
+    ncu_path = os.path.join(d, "ncu_dram.csv")
+    ncu = read_ncu(ncu_path) if os.path.lexists(ncu_path) else None
+    if ncu and ncu[1]:
+        bad.append(f"{ncu_path}: {ncu[1]}")
+    if s is None:
+        for line in bad:
+            print(line, file=sys.stderr)
+        return 1
+    md = [f"# Results: {s['device']['name']}\n",
           f"Made by `scripts/gpu-check.sh full` on the lent GPU at commit `{s['commit']}` on {s['date']}; "
           "this page by `tools/results_md.py` from the files beside it. Every figure below is read "
           "from those files. Each example's JSON holds every sample, the environment (clocks, "
           "power, temperature, throttle reasons) and the flags; its .txt holds its console output.\n",
-          f"Device: {dev['name']}, {dev['sm_count']} SMs, compute capability {dev['compute_capability']}, "
-          f"L2 {dev['l2_bytes'] / 1048576:.0f} MiB, {dev['memory_bus_width_bits']}-bit memory at "
-          f"{dev['memory_clock_mhz']:.0f} MHz (nominal {dev['nominal_dram_gb_per_s']:.0f} GB/s), "
-          f"SM clock up to {dev['sm_clock_max_mhz']:.0f} MHz, ECC {'on' if dev['ecc_enabled'] else 'off'}, "
-          f"driver {dev['driver_version']}, CUDA {dev['runtime_version']}.\n",
+          device_line(s["device"]),
           "## Headline metrics (summary.json, from device_report)\n", section_summary(s),
           f"\nCommand: `{s['command']}`.\n"]
-    parts = [
-        ("timers.json", "Timers", lambda doc: "See [timers.md](timers.md).\n"),
-        ("fma_throughput.json", "FP32 FMA throughput (fma_throughput)", section_fma),
-        ("instruction_table.json", "Instruction latency and throughput (instruction_table)",
-         lambda doc: doc["extra"]["instruction_table"]["markdown"]),
-        ("dram_bandwidth.json", "DRAM bandwidth (dram_bandwidth)", section_dram),
-        ("latency_ladder.json", "Latency ladder (latency_ladder)", section_latency),
-        ("cache_bandwidth.json", "Bandwidth against working set (cache_bandwidth)", section_cache),
-        ("memory_ordering.json", "Memory ordering and fence cost (memory_ordering)", section_ordering),
-    ]
-    for f, title, fn in parts:
-        doc = load(d, f)
-        if not doc:
+    for f, title, fn in PARTS:
+        if f not in docs:
             continue
+        doc, reason = docs[f]
         md.append(f"\n## {title}\n")
+        if reason:
+            md.append(f"Not rendered ([{f}]({f}): {reason}).\n")
+            continue
         md.append(f"Made by {provenance(doc)}; data: [{f}]({f}).\n\n")
-        md.append(fn(doc))
+        md.append(render(os.path.join(d, f), fn, doc, notes, bad))
         if f == "dram_bandwidth.json":
             md.append("\n### DRAM kernels under Nsight Compute (tools/ncu_dram.sh, `--clock-control none`)\n\n")
-            md.append(section_ncu(os.path.join(d, "ncu_dram.csv")))
-    pngs = sorted(x for x in os.listdir(d) if x.endswith(".png"))
+            md.append("No ncu counters in this run.\n" if ncu is None else
+                      f"Not rendered (ncu_dram.csv: {ncu[1]}).\n" if ncu[1] else section_ncu(ncu[0]))
+    try:
+        pngs = sorted(x for x in os.listdir(d) if x.endswith(".png"))
+    except OSError:
+        pngs = []
     if pngs:
         md.append("\n## Plots (scripts/plots.sh)\n")
         for png in pngs:
             md.append(f"\n![{png}]({png})\n")
     out = a.output or os.path.join(d, "README.md")
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(x.rstrip("\n") + "\n" for x in md))
-    print(f"wrote {out}")
-    return 0
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write("\n".join(x.rstrip("\n") + "\n" for x in md))
+    except OSError as e:
+        bad.append(f"{out}: cannot be written ({e.strerror or e})")
+        out = None
+    for line in bad + notes:
+        print(line, file=sys.stderr)
+    if out:
+        print(f"wrote {out}" + (f" ({len(bad)} bad files left out)" if bad else ""))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -1,104 +1,319 @@
 #!/usr/bin/env python3
-"""Validate a cuprobe JSON file against its documented schema (docs/results-schema.md).
+"""Validate cuprobe JSON files against their documented schemas (docs/results-schema.md).
 
     tools/validate_results.py FILE [FILE ...]
 
-Knows "cuprobe.results/1" and "cuprobe.summary/1". Exits 1 with one line per problem.
-Standard library only.
+Knows "cuprobe.results/1", "cuprobe.results/2" and "cuprobe.summary/1". Checks every file it is
+given and prints one line per file: "PATH: valid", or "PATH: REASON" (a file that cannot be read
+or parsed, or the schema problems found in it, several joined by "; "). Exits 0 when every file
+is valid, 1 when any is not, 2 on a usage error. Standard library only.
+
+This file is also the schema module of tools/plot.py and tools/results_md.py (they import
+load_json, check_doc and load_checked from it), so the three tools agree on what a valid file is.
+
+Choices:
+- The field rules are data (RULES, below): an object is a dict of key -> rule; a key ending in
+  "?" is optional (absent or null: cuprobe writes non-finite and unknown numbers as null); a rule
+  is a type name from TYPES, a nested dict (an object with its own rules), a one-element list
+  [rule] (a list whose items each follow rule) or a tuple (one of these strings). What cannot be
+  said as a type (samples against their unit, summary against samples, rates.seconds against
+  the median) is in CHECKS, per schema. Keys the rules do not name are allowed (adding keys
+  keeps a schema's version).
+- Device fields beyond name, compute_capability, uuid and sm_count are optional, but typed when
+  present, so a reader may format them without guarding types, only presence.
+- "num" is a finite number and never true/false; "int" is a JSON integer.
 """
 import json
 import math
+import os
+import stat
 import sys
 
+# ---- Field rules -------------------------------------------------------------------------------
 
-def _is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+TYPES = {  # type name -> (test, what the message calls it)
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "num": (lambda v: is_num(v), "a finite number"),
+    "pos": (lambda v: is_num(v) and v > 0, "a positive number"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "obj": (lambda v: isinstance(v, dict), "an object"),
+    "list": (lambda v: isinstance(v, list), "a list"),
+}
 
+# cuprobe.results/2: the unit of a benchmark's samples -> the type of each sample.
+SAMPLE_UNITS = {"seconds": "pos", "cycles": "pos", "nanoseconds": "pos", "value": "num"}
 
-def _need(obj, key, types, where, problems):
-    if not isinstance(obj, dict) or key not in obj:
-        problems.append(f"{where}: missing '{key}'")
-        return None
-    v = obj[key]
-    if types is not None and not isinstance(v, types):
-        problems.append(f"{where}.{key}: expected {types}, got {type(v).__name__}")
-    return v
+META = {"library?": "str", "library_version": "str", "date": "str", "command_line": "str",
+        "compile_flags": "str", "commit": "str"}
+DEVICE = {
+    "name": "str", "compute_capability": "str", "uuid": "str", "sm_count": "int",
+    "pci_bus_id?": "str", "max_threads_per_sm?": "int", "max_blocks_per_sm?": "int",
+    "regs_per_sm?": "int", "l2_bytes?": "int", "smem_per_sm_bytes?": "int",
+    "smem_per_block_optin_bytes?": "int", "global_mem_bytes?": "int",
+    "memory_bus_width_bits?": "int", "memory_clock_mhz?": "num", "sm_clock_max_mhz?": "num",
+    "nominal_dram_gb_per_s?": "num", "ecc_enabled?": "bool", "driver_api_version?": "str",
+    "runtime_version?": "str", "driver_version?": "str",
+}
+WORK = {"accounting": "str", "bytes_read?": "num", "bytes_written?": "num", "flops?": "num",
+        "ops?": "num", "dram_working_set?": "bool", "working_set_bytes?": "num", "op_kind?": "str"}
+PERCENTILES = {f"{p}?": "num" for p in ("p05", "p10", "p25", "p75", "p90", "p95", "p99")}
+SUMMARY_V1 = {"count": "int", "min": "num", "median": "num", "mean": "num", "max": "num",
+              "stdev": "num", "rel_stdev": "num", **PERCENTILES}
+# /2: a summary of "value" samples may have a mean of 0, so rel_stdev may be null.
+SUMMARY_V2 = {**{k: r for k, r in SUMMARY_V1.items() if k != "rel_stdev"}, "rel_stdev?": "num"}
+RATES = {"seconds?": "pos", "gb_per_s?": "num", "tflop_per_s?": "num", "ops_per_s?": "num",
+         "cycles_per_op?": "num", "clock_mhz?": "num", "clock_source?": "str"}
+BENCH_COMMON = {
+    "name": "str", "params": "obj", "launch?": "obj", "kernel?": "obj", "work": WORK,
+    "options?": "obj", "rates": RATES,
+    "environment": {"before": "obj", "after": "obj", "sm_clock_mhz_during?": "list",
+                    "min_sm_clock_mhz?": "num", "throttle_reasons_seen?": "list"},
+    "flags": [{"code": "str", "message?": "str"}], "stop?": "str", "wall_s?": "num",
+    "launch_floor_s?": "num",
+}
+BENCH_V1 = {**BENCH_COMMON, "samples_s": ["pos"], "summary": SUMMARY_V1}
+BENCH_V2 = {**BENCH_COMMON, "unit": tuple(SAMPLE_UNITS), "samples": "list", "summary": SUMMARY_V2}
+RESULTS_COMMON = {"schema": "str", "meta": META, "device": DEVICE, "extra": "obj"}
 
-
-def check_results(d, problems):
-    meta = _need(d, "meta", dict, "$", problems) or {}
-    for k in ("library_version", "date", "command_line", "compile_flags", "commit"):
-        _need(meta, k, str, "$.meta", problems)
-    dev = _need(d, "device", dict, "$", problems) or {}
-    for k in ("name", "compute_capability", "uuid"):
-        _need(dev, k, str, "$.device", problems)
-    _need(dev, "sm_count", int, "$.device", problems)
-    benches = _need(d, "benchmarks", list, "$", problems) or []
-    for i, b in enumerate(benches):
-        w = f"$.benchmarks[{i}]"
-        _need(b, "name", str, w, problems)
-        _need(b, "params", dict, w, problems)
-        work = _need(b, "work", dict, w, problems) or {}
-        _need(work, "accounting", str, w + ".work", problems)
-        samples = _need(b, "samples_s", list, w, problems) or []
-        if not samples or not all(_is_num(s) and s > 0 for s in samples):
-            problems.append(f"{w}.samples_s: must be a non-empty list of positive numbers")
-        summ = _need(b, "summary", dict, w, problems) or {}
-        for k in ("count", "min", "median", "mean", "max", "stdev", "rel_stdev"):
-            _need(summ, k, (int, float), w + ".summary", problems)
-        if samples and summ.get("count") != len(samples):
-            problems.append(f"{w}.summary.count != len(samples_s)")
-        if samples and _is_num(summ.get("min")) and not math.isclose(summ["min"], min(samples), rel_tol=1e-12):
-            problems.append(f"{w}.summary.min does not match the samples")
-        _need(b, "rates", dict, w, problems)
-        env = _need(b, "environment", dict, w, problems) or {}
-        _need(env, "before", dict, w + ".environment", problems)
-        _need(env, "after", dict, w + ".environment", problems)
-        flags = _need(b, "flags", list, w, problems) or []
-        for f in flags:
-            if not (isinstance(f, dict) and isinstance(f.get("code"), str)):
-                problems.append(f"{w}.flags: each flag needs a 'code' string")
-    _need(d, "extra", dict, "$", problems)
-
-
-def check_summary(d, problems):
-    _need(d, "device", dict, "$", problems)
-    for k in ("commit", "command", "date"):
-        _need(d, k, str, "$", problems)
-    metrics = _need(d, "metrics", dict, "$", problems) or {}
-    for k, v in metrics.items():
-        if not _is_num(v) or not math.isfinite(v):
-            problems.append(f"$.metrics.{k}: must be a finite number")
+RULES = {  # schema name -> rules of the whole document
+    "cuprobe.results/1": {**RESULTS_COMMON, "benchmarks": [BENCH_V1]},
+    "cuprobe.results/2": {**RESULTS_COMMON, "benchmarks": [BENCH_V2]},
+    "cuprobe.summary/1": {"schema": "str", "device": DEVICE, "commit": "str", "command": "str",
+                          "date": "str", "metrics": "obj"},
+}
+RESULTS_SCHEMAS = ("cuprobe.results/1", "cuprobe.results/2")
+SUMMARY_SCHEMAS = ("cuprobe.summary/1",)
+MAX_PROBLEMS = 8  # problems quoted in one line; the rest are counted
 
 
-def validate(path):
-    problems = []
-    with open(path, encoding="utf-8") as f:
-        d = json.load(f)
-    schema = d.get("schema") if isinstance(d, dict) else None
-    if schema == "cuprobe.results/1":
-        check_results(d, problems)
-    elif schema == "cuprobe.summary/1":
-        check_summary(d, problems)
+# ---- The rule walker ---------------------------------------------------------------------------
+
+def is_num(v):
+    """A finite JSON number, never true/false; an integer too large for a double is not one."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return math.isfinite(v) if isinstance(v, float) else -1.7e308 < v < 1.7e308
+
+
+def kind_of(v):
+    """What a JSON value is, for messages: "the string 'abc'", "the number 3", "null", "a list"."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return f"the number {v!r}" if len(repr(v)) < 40 else f"a number of {len(repr(v))} digits"
+    if isinstance(v, str):
+        return f"the string {v[:40]!r}" + ("..." if len(v) > 40 else "")
+    return "a list" if isinstance(v, list) else "an object"
+
+
+def check_value(v, rule, where, problems):
+    """Append to problems one sentence per way v breaks rule (see the module's choices)."""
+    if isinstance(rule, dict):
+        if not isinstance(v, dict):
+            problems.append(f"{where} is {kind_of(v)}, expected an object")
+            return
+        for key, sub in rule.items():
+            optional, name = key.endswith("?"), key.rstrip("?")
+            if v.get(name) is None:
+                if not optional:
+                    problems.append(f"{where}.{name} is " + ("null" if name in v else "missing"))
+                continue
+            check_value(v[name], sub, f"{where}.{name}", problems)
+    elif isinstance(rule, list):
+        if not isinstance(v, list):
+            problems.append(f"{where} is {kind_of(v)}, expected a list")
+            return
+        if isinstance(rule[0], str):  # a list of scalars: one sentence for all bad items
+            test, what = TYPES[rule[0]]
+            bad = [i for i, x in enumerate(v) if not test(x)]
+            if bad:
+                problems.append(f"{where}: {len(bad)} of {len(v)} items are not {what} "
+                                f"(first: [{bad[0]}] is {kind_of(v[bad[0]])})")
+            return
+        for i, x in enumerate(v):
+            check_value(x, rule[0], f"{where}[{i}]", problems)
+    elif isinstance(rule, tuple):
+        if v not in rule:
+            problems.append(f"{where} is {kind_of(v)}, expected one of " + ", ".join(map(repr, rule)))
     else:
-        problems.append(f"$.schema: unknown schema {schema!r}")
+        test, what = TYPES[rule]
+        if not test(v):
+            problems.append(f"{where} is {kind_of(v)}, expected {what}")
+
+
+# ---- Checks that are not types -----------------------------------------------------------------
+
+def _samples_agree(b, samples, key, w, problems):
+    if not samples:
+        problems.append(f"{w}.{key} is empty; a benchmark has at least one sample")
+        return
+    summ = b.get("summary") if isinstance(b.get("summary"), dict) else {}
+    if not all(is_num(s) for s in samples):
+        return  # already reported as a type problem
+    if "count" in summ and summ["count"] != len(samples):
+        problems.append(f"{w}.summary.count is {kind_of(summ['count'])} but {w}.{key} holds "
+                        f"{len(samples)} samples")
+    if is_num(summ.get("min")) and not math.isclose(summ["min"], min(samples), rel_tol=1e-12,
+                                                     abs_tol=1e-300):
+        problems.append(f"{w}.summary.min is {summ['min']!r} but the smallest of {w}.{key} is "
+                        f"{min(samples)!r}")
+
+
+def _benchmarks(d):
+    benches = d.get("benchmarks")
+    return [(i, b) for i, b in enumerate(benches) if isinstance(b, dict)] if isinstance(benches, list) else []
+
+
+def checks_results_v1(d, problems):
+    for i, b in _benchmarks(d):
+        if isinstance(b.get("samples_s"), list):
+            _samples_agree(b, b["samples_s"], "samples_s", f"$.benchmarks[{i}]", problems)
+
+
+def checks_results_v2(d, problems):
+    for i, b in _benchmarks(d):
+        w, unit, samples = f"$.benchmarks[{i}]", b.get("unit"), b.get("samples")
+        if unit not in SAMPLE_UNITS or not isinstance(samples, list):
+            continue  # reported by the rules
+        test, what = TYPES[SAMPLE_UNITS[unit]]
+        bad = [k for k, s in enumerate(samples) if not test(s)]
+        if bad:
+            problems.append(f"{w}.samples: {len(bad)} of {len(samples)} samples are not {what} "
+                            f"(unit {unit!r}; first: [{bad[0]}] is {kind_of(samples[bad[0]])})")
+        _samples_agree(b, samples, "samples", w, problems)
+        _seconds_agree(b, unit, w, problems)
+
+
+def _seconds_agree(b, unit, w, problems):
+    """/2: rates.seconds is the median time per iteration: null for 'value', and for 'cycles'
+    without a clock (rates.clock_mhz null: nothing to convert with)."""
+    rates, summ = b.get("rates"), b.get("summary")
+    if not isinstance(rates, dict):
+        return
+    seconds, clock = rates.get("seconds"), rates.get("clock_mhz")
+    median = summ.get("median") if isinstance(summ, dict) else None
+    if unit == "value":
+        if seconds is not None:
+            problems.append(f"{w}.rates.seconds is {kind_of(seconds)}; it is null for unit 'value'")
+        return
+    if seconds is None:
+        if unit != "cycles" or clock is not None:
+            problems.append(f"{w}.rates.seconds is null; it is the median time per iteration for "
+                            f"unit {unit!r}" + (" with rates.clock_mhz known" if unit == "cycles" else ""))
+        return
+    if not (is_num(seconds) and is_num(median)) or unit == "cycles" and not (is_num(clock) and clock > 0):
+        return  # a type problem, reported by the rules
+    if unit == "seconds":
+        expected = median
+    elif unit == "nanoseconds":
+        expected = median * 1e-9
+    else:
+        expected = median / (clock * 1e6)
+    if not math.isclose(seconds, expected, rel_tol=1e-9):
+        problems.append(f"{w}.rates.seconds is {seconds!r} but the median of unit {unit!r} makes "
+                        f"{expected!r} s")
+
+
+def checks_summary_v1(d, problems):
+    metrics = d.get("metrics")
+    for k, v in (metrics.items() if isinstance(metrics, dict) else ()):
+        if not is_num(v):
+            problems.append(f"$.metrics.{k} is {kind_of(v)}, expected a finite number")
+
+
+CHECKS = {"cuprobe.results/1": checks_results_v1, "cuprobe.results/2": checks_results_v2,
+          "cuprobe.summary/1": checks_summary_v1}
+
+
+# ---- Files -------------------------------------------------------------------------------------
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON; cuprobe writes a non-finite number as null")
+
+
+def load_json(path):
+    """(document, None) or (None, reason): reason is one sentence, never a traceback."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None, "no such file"
+    except OSError as e:
+        return None, f"cannot be read ({e.strerror or e})"
+    if stat.S_ISDIR(st.st_mode):
+        return None, "is a directory, not a file"
+    if not stat.S_ISREG(st.st_mode):
+        return None, "is not a regular file"
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        return None, f"cannot be read ({e.strerror or e})"
+    if not raw.strip():
+        return None, "is empty, not JSON"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}), not JSON"
+    try:
+        doc = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        return None, f"is not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
+    except ValueError as e:
+        return None, f"is not valid JSON ({e})"
+    except RecursionError:
+        return None, "is not usable JSON (nested too deeply)"
+    if not isinstance(doc, dict):
+        return None, f"holds {kind_of(doc)} at the top level, not a JSON object"
+    return doc, None
+
+
+def check_doc(doc, schemas=None):
+    """The problems of a loaded document (empty: valid). schemas: the schema names accepted."""
+    schema = doc.get("schema")
+    known = tuple(RULES) if schemas is None else schemas
+    if schema not in known:
+        return [f"$.schema is {kind_of(schema)}, expected one of " + ", ".join(map(repr, known))]
+    problems = []
+    check_value(doc, RULES[schema], "$", problems)
+    CHECKS[schema](doc, problems)
     return problems
 
 
+def one_line(problems):
+    """Problems as one line: the first MAX_PROBLEMS, then how many more."""
+    head = "; ".join(problems[:MAX_PROBLEMS])
+    more = len(problems) - MAX_PROBLEMS
+    return (f"{len(problems)} problems: " if len(problems) > 1 else "") + head + (
+        f"; and {more} more" if more > 0 else "")
+
+
+def load_checked(path, schemas=None):
+    """(document, None) for a valid file, else (None, reason as one line)."""
+    doc, reason = load_json(path)
+    if reason:
+        return None, reason
+    problems = check_doc(doc, schemas)
+    return (None, one_line(problems)) if problems else (doc, None)
+
+
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print("\n\n".join(__doc__.strip().split("\n\n")[:3]), file=sys.stderr)
+        return 2 if len(argv) < 2 else 0
     bad = 0
     for path in argv[1:]:
-        problems = validate(path)
-        for p in problems:
-            print(f"{path}: {p}")
-        bad += bool(problems)
-        if not problems:
-            print(f"{path}: valid")
+        _, reason = load_checked(path)
+        print(f"{path}: {reason or 'valid'}", flush=True)
+        bad += reason is not None
     return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except BrokenPipeError:  # the reader went away (`... | head -1`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -1,42 +1,65 @@
 // cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header.
-// (cuprobe/testing/ is not included here: it needs doctest. Include it in your tests.)
-// Layers, bottom-up (docs/guide.md): core, ptx, gen, measure, model, report, suite.
+// Layers, bottom-up (docs/guide.md): core, ptx, model, gen, measure, hopper, report,
+// experiments. (cuprobe/testing/ is not included here: it needs doctest. Include it in your
+// tests.)
 #pragma once
 
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/file.cuh"
+#include "cuprobe/core/format.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/stats.cuh"
 #include "cuprobe/core/version.cuh"
 
+#include "cuprobe/ptx/arith.cuh"
+#include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/cache.cuh"
+#include "cuprobe/ptx/cluster.cuh"
+#include "cuprobe/ptx/elect.cuh"
 #include "cuprobe/ptx/fence.cuh"
+#include "cuprobe/ptx/mbarrier.cuh"
+#include "cuprobe/ptx/opaque.cuh"
+#include "cuprobe/ptx/setmaxnreg.cuh"
+#include "cuprobe/ptx/shared.cuh"
 #include "cuprobe/ptx/timer.cuh"
+#include "cuprobe/ptx/wgmma.cuh"
 
+#include "cuprobe/model/curve.cuh"
+#include "cuprobe/model/littles_law.cuh"
+#include "cuprobe/model/memory.cuh"
+#include "cuprobe/model/op_kind.cuh"
+#include "cuprobe/model/peak.cuh"
+#include "cuprobe/model/plateau.cuh"
+
+#include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/gen/chain.cuh"
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/gen/ops.cuh"
 #include "cuprobe/gen/ordering.cuh"
+#include "cuprobe/gen/smem_bw.cuh"
 #include "cuprobe/gen/stream.cuh"
-#include "cuprobe/gen/stream_check.cuh"
 
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/flags.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
+#include "cuprobe/measure/launch_overhead.cuh"
+#include "cuprobe/measure/measurement.cuh"
 #include "cuprobe/measure/nvml.cuh"
 #include "cuprobe/measure/nvtx.cuh"
 #include "cuprobe/measure/region_timer.cuh"
 #include "cuprobe/measure/runner.cuh"
-#include "cuprobe/measure/stats.cuh"
+#include "cuprobe/measure/stopping_rule.cuh"
 #include "cuprobe/measure/sweep.cuh"
 #include "cuprobe/measure/timer_calibration.cuh"
 
-#include "cuprobe/model/littles_law.cuh"
-#include "cuprobe/model/peak.cuh"
-#include "cuprobe/model/plateau.cuh"
+#include "cuprobe/hopper/cluster.cuh"
+#include "cuprobe/hopper/smem.cuh"
+#include "cuprobe/hopper/tensor_map.cuh"
 
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"
@@ -44,3 +67,13 @@
 #include "cuprobe/report/results.cuh"
 #include "cuprobe/report/summary.cuh"
 #include "cuprobe/report/table.cuh"
+
+#include "cuprobe/experiments/cache.cuh"
+#include "cuprobe/experiments/compute.cuh"
+#include "cuprobe/experiments/l2_partitions.cuh"
+#include "cuprobe/experiments/latency.cuh"
+#include "cuprobe/experiments/latency_sweeps.cuh"
+#include "cuprobe/experiments/memory.cuh"
+#include "cuprobe/experiments/ordering.cuh"
+#include "cuprobe/experiments/shared_memory.cuh"
+#include "cuprobe/experiments/timers.cuh"

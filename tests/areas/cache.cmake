@@ -11,7 +11,11 @@ foreach(case IN ITEMS
     "2;90a;is not a store operator"
     "3;75;needs a newer GPU than this compile target"
     "4;90a;T must be trivially copyable and 1, 2, 4, 8 or 16 bytes"
-    "5;90a;stream kernels take elements of 4, 8 or 16 bytes")
+    "5;90a;stream kernels take elements of 4, 8 or 16 bytes"
+    "6;90a;this load operator is not in the table's LoadOps list"
+    "7;90a;a covering grid takes write, copy and mixed"
+    "8;90a;ld: T's alignment is below its size"
+    "9;90a;st: T's alignment is below its size")
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)
@@ -126,3 +130,33 @@ if(TEST sass.cache_loop_pass_loop_plain)
   set_tests_properties(sass.cache_loop_pass_loop_plain PROPERTIES PASS_REGULAR_EXPRESSION
     "cuprobe-sass: FAILED: 'LDG' at 0x[0-9a-f]+ lies outside the outermost loop")
 endif()
+
+# ---- SASS: the cache-bandwidth kernels (gen/cache_bw.cuh) and shared-memory kernels
+# (gen/smem_bw.cuh). U accesses of the intended width per round, all inside the round loop. ----
+set(_cache_bw "${_cache_sass}/cache_bw.cu")
+# U = 4 (L2) and U = 16 (L1): the defaults of experiments/cache.cuh; U = 8 and 16 for the L2 too.
+cuprobe_add_sass_test(cache_bw_l2_read SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_read_u4$"
+  CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "^LDG == 4" "^STG\\.E[ ] == 1" "!LDL|STL"
+  INSIDE_LOOP "LDG" LABELS cache)
+cuprobe_add_sass_test(cache_bw_l2_read_u8 SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_read_u8$"
+  CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 8" "^LDG == 8" "!LDL|STL" INSIDE_LOOP "LDG" LABELS cache)
+cuprobe_add_sass_test(cache_bw_l2_read_u16 SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_read_u16$"
+  CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 16" "!LDL|STL" INSIDE_LOOP "LDG" LABELS cache)
+cuprobe_add_sass_test(cache_bw_l2_write SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_write_u4$"
+  CHECK "^STG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "!LDG" "!LDL|STL" INSIDE_LOOP "STG" LABELS cache)
+cuprobe_add_sass_test(cache_bw_l2_copy SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_copy_u4$"
+  CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "^STG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "!LDL|STL"
+  INSIDE_LOOP "LDG|STG" LABELS cache)
+cuprobe_add_sass_test(cache_bw_l1_read SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l1_read_u16$"
+  CHECK "^LDG\\.E\\.128[ ] == 16" "!LDG\\.E\\.128\\.STRONG" "!LDL|STL" INSIDE_LOOP "LDG" LABELS cache)
+# Shared memory: between the two clock reads, the round loop holds the 8 accesses.
+set(_clock "CS2R.*SR_CLOCKLO")
+foreach(probe IN ITEMS "smem_ld4;LDS R[0-9]+, \\[R[0-9]+\\]" "smem_ld8;LDS\\.64 " "smem_ld16;LDS\\.128 "
+                       "smem_st4;STS \\[R[0-9]+\\]" "smem_st16;STS\\.128 ")
+  list(GET probe 0 fn)
+  list(GET probe 1 inst)
+  cuprobe_add_sass_test(cache_${fn} SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^${fn}$"
+    BETWEEN "${_clock}" "${_clock}" CHECK "${inst} == 8" "!LDG|STG|LDL|STL" LABELS cache)
+  cuprobe_add_sass_test(cache_${fn}_loop SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^${fn}$"
+    INSIDE_LOOP "${inst}" LABELS cache)
+endforeach()

@@ -11,11 +11,11 @@ cuprobe_gpu_test(latency_chase)
 set(_latency_probe "${CMAKE_CURRENT_SOURCE_DIR}/sass/latency_chase.cu")
 set(_latency_clock "CS2R.*SR_CLOCKLO")
 cuprobe_add_sass_test(latency_chase_ld_global SOURCE ${_latency_probe}
-  FUNCTION "chase_kernelINS0_17chase_load_globalE"
+  FUNCTION "chase_kernelINS0_10chase_loadINS_3ptx5cache4noneE"
   BETWEEN "${_latency_clock}" "${_latency_clock}"
   CHECK "LDG\\.E\\.64 R[0-9]+, desc >= 4" "!LDG\\.E\\.64\\.STRONG" "!STG|STS|LDS|ATOM|RED|MEMBAR|BAR")
 cuprobe_add_sass_test(latency_chase_ld_global_cg SOURCE ${_latency_probe}
-  FUNCTION "chase_kernelINS0_20chase_load_global_cgE"
+  FUNCTION "chase_kernelINS0_10chase_loadINS_3ptx5cache2cgE"
   BETWEEN "${_latency_clock}" "${_latency_clock}"
   CHECK "LDG\\.E\\.64\\.STRONG\\.GPU R[0-9]+, desc >= 4" "!LDG\\.E\\.64 R" "!STG|STS|LDS|MEMBAR|BAR")
 cuprobe_add_sass_test(latency_chase_ld_shared SOURCE ${_latency_probe}

@@ -1,6 +1,7 @@
 # measure/ and report/: host, gpu and sass tests.
 cuprobe_host_test(measure)
 cuprobe_gpu_test(measure)
+cuprobe_gpu_test(measure_fault)  # a kernel fault inside measure(), in a child process
 cuprobe_add_sass_test(timer_region_keeps_clock_reads_around_work
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "timed_chain"
   BETWEEN "SR_CLOCKLO" "SR_CLOCKLO" CHECK "FFMA == 64" "!LDG|STG")
@@ -11,7 +12,3 @@ cuprobe_add_sass_test(timer_region_all_work_is_timed
 cuprobe_add_sass_test(timer_readers
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "readers"
   CHECK "SR_CLOCKLO" "SR_GLOBALTIMER" "SR_VIRTID|SR_SMID" "SR_LANEID")
-if(Python3_EXECUTABLE)
-  add_test(NAME host.plot COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/plot_check.py")
-  set_tests_properties(host.plot PROPERTIES LABELS host SKIP_RETURN_CODE 77)
-endif()

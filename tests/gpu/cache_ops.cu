@@ -24,7 +24,8 @@ CUPROBE_PTX_DEFINE_LOAD(user_nc_evict_last_L2_128B, "ld.global.nc.L1::evict_last
 
 namespace {
 
-template <class... Ts> struct types {};
+template <class... Ts>
+struct types {};
 using all_types = types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
                         std::uint32_t, std::int64_t, std::uint64_t, float, double, char4, short4,
                         int2, uint2, float2, int4, uint4, float4, double2, longlong2, ulonglong2>;
@@ -63,8 +64,10 @@ __device__ void move_one(const arena& a, std::size_t k) {
   T* out = reinterpret_cast<T*>(a.out + a.offset[k]);
   const std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;  // one element per thread
   if (i >= n) return;
-  if constexpr (Store) cuprobe::ptx::st<Op>(out + i, in[i]);
-  else out[i] = cuprobe::ptx::ld<Op>(in + i);
+  if constexpr (Store)
+    cuprobe::ptx::st<Op>(out + i, in[i]);
+  else
+    out[i] = cuprobe::ptx::ld<Op>(in + i);
 }
 
 template <class Op, bool Store, class... Ts, std::size_t... K>
@@ -140,19 +143,19 @@ void check_all(const std::vector<op_case>& cases, const char* prefix, std::uint6
 
 CUPROBE_GPU_TEST_CASE("ld<Op> returns the exact bits of every width, for every load operator") {
   const auto cases =
-      loads<cache::none, cache::ca, cache::cg, cache::cs, cache::lu, cache::cv,
-            cache::evict_normal, cache::evict_unchanged, cache::evict_first, cache::evict_last,
-            cache::no_allocate, cache::nc, cache::nc_ca, cache::nc_cg, cache::nc_cs,
-            cache::nc_evict_first, cache::nc_evict_last, cache::nc_no_allocate, cache::L2_64B,
-            cache::L2_128B, cache::L2_256B, cache::nc_L2_256B, user_nc_evict_last_L2_128B>();
+      loads<cache::none, cache::ca, cache::cg, cache::cs, cache::lu, cache::cv, cache::evict_normal,
+            cache::evict_unchanged, cache::evict_first, cache::evict_last, cache::no_allocate,
+            cache::nc, cache::nc_ca, cache::nc_cg, cache::nc_cs, cache::nc_evict_first,
+            cache::nc_evict_last, cache::nc_no_allocate, cache::L2_64B, cache::L2_128B,
+            cache::L2_256B, cache::nc_L2_256B, user_nc_evict_last_L2_128B>();
   CHECK(cases.size() == 23);
   check_all(cases, "ld.global", 100);
 }
 
 CUPROBE_GPU_TEST_CASE("st<Op> stores the exact bits of every width, for every store operator") {
-  const auto cases = stores<cache::none, cache::wb, cache::cg, cache::cs, cache::wt,
-                            cache::evict_normal, cache::evict_unchanged, cache::evict_first,
-                            cache::evict_last, cache::no_allocate>();
+  const auto cases =
+      stores<cache::none, cache::wb, cache::cg, cache::cs, cache::wt, cache::evict_normal,
+             cache::evict_unchanged, cache::evict_first, cache::evict_last, cache::no_allocate>();
   CHECK(cases.size() == 10);
   check_all(cases, "st.global", 200);
 }

@@ -4,13 +4,12 @@
 // checks; a wrong or unwritten word is caught; the replicated layout reads the whole array in
 // every block; arguments are checked before a launch. Covering grids (one element per thread)
 // give the same outputs for any element count and block size; the driver peers of
-// suite/memory.cuh write into a workload's own arrays.
+// experiments/memory.cuh write into a workload's own arrays.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
+#include <cuprobe/experiments/memory.cuh>
 #include <cuprobe/gen/stream.cuh>
-#include <cuprobe/gen/stream_check.cuh>
-#include <cuprobe/suite/memory.cuh>
 
 #include <cstdint>
 #include <optional>
@@ -24,9 +23,10 @@ using gen::stream_pattern;
 
 namespace {
 
-const std::vector<gen::stream_kernel>& dram_table() {
-  static const auto t = gen::stream_kernels<gen::type_list<float, float4>,
-                                            gen::type_list<cache::cg, cache::cs, cache::cv>>();
+using dram_table_t = gen::stream_table<gen::type_list<float, float4>,
+                                       gen::type_list<cache::cg, cache::cs, cache::cv>>;
+const dram_table_t& dram_table() {
+  static const dram_table_t t;
   return t;
 }
 
@@ -57,7 +57,7 @@ gen::stream_check run(const gen::stream_kernel& k, std::uint64_t elements,
 CUPROBE_GPU_TEST_CASE("every kernel of the DRAM table produces exactly the predicted output") {
   REQUIRE(dram_table().size() == 48);
   const auto shape = gen::stream_shape(2, 128);
-  for (const auto& k : dram_table()) {
+  for (const auto& k : dram_table().kernels()) {
     CAPTURE(k.name());
     // ~30 elements per thread: the unrolled main loop and the remainder loop both run.
     const std::uint64_t elements = shape.threads() * 30 + 7;
@@ -68,10 +68,12 @@ CUPROBE_GPU_TEST_CASE("every kernel of the DRAM table produces exactly the predi
 }
 
 CUPROBE_GPU_TEST_CASE("covering grids: every kernel produces exactly the predicted output") {
-  const auto t = gen::stream_covering_kernels<gen::type_list<float, float4>,
-                                              gen::type_list<cache::cg, cache::cs, cache::cv>>();
-  REQUIRE(t.size() == 18);
-  for (const auto& k : t)
+  const gen::stream_table<gen::type_list<float, float4>,
+                          gen::type_list<cache::cg, cache::cs, cache::cv>, gen::all_patterns,
+                          gen::all_modes, gen::grid_list<gen::stream_grid::covering>>
+      t;
+  REQUIRE(t.size() == 18);  // write, copy, mixed x 2 types x 3 operators, launches only
+  for (const auto& k : t.kernels())
     for (std::uint64_t elements : {std::uint64_t(1), std::uint64_t(255), std::uint64_t(70001)})
       for (int threads : {64, 256, 1024}) {
         CAPTURE(k.name());
@@ -85,24 +87,25 @@ CUPROBE_GPU_TEST_CASE("covering grids: every kernel produces exactly the predict
 }
 
 CUPROBE_GPU_TEST_CASE("covering grid too small: refused before launch; a partial grid is caught") {
-  const auto t = gen::stream_covering_kernels<gen::type_list<float4>, gen::type_list<cache::cg>,
-                                              gen::pattern_list<stream_pattern::copy>>();
+  const auto k = gen::make_stream_kernel<stream_pattern::copy, float4, cache::cg,
+                                         loop_mode::launches, gen::stream_grid::covering>();
   gen::stream_workload w(stream_pattern::copy, 16, 5000);
   w.fill_inputs(3);
   w.poison_outputs();
   const auto shape = gen::stream_covering_shape(4000, 256);  // 4096 threads for 5000 elements
-  CHECK_THROWS_WITH_AS(t[0].launch(shape, w.args(shape)), doctest::Contains("one thread per element"),
+  CHECK_THROWS_WITH_AS(k.launch(shape, w.args(shape)), doctest::Contains("one thread per element"),
                        cuprobe::error);
   // Launched by hand with fewer elements than the workload holds, the rest stays poisoned.
   auto a = w.args(shape);
   a.elements = 4000;
-  t[0].launch(shape, a);
+  k.launch(shape, a);
   const auto c = w.check();
   CHECK_FALSE(c.ok);
   CHECK(c.mismatches == 1000 * 4);  // 4 words per float4 element
 }
 
-CUPROBE_GPU_TEST_CASE("the driver peers write the workload's arrays: memcpy passes the copy check") {
+CUPROBE_GPU_TEST_CASE(
+    "the driver peers write the workload's arrays: memcpy passes the copy check") {
   cuprobe::run_options o;
   o.warmup = 1;
   o.stop = cuprobe::stopping_rule::fixed(2);
@@ -110,10 +113,10 @@ CUPROBE_GPU_TEST_CASE("the driver peers write the workload's arrays: memcpy pass
   w.fill_inputs(9);
   w.poison_outputs();
   w.args(gen::stream_covering_shape(100000, 256));
-  const auto m = cuprobe::suite::memcpy_bandwidth(w.output().data(), w.input(0).data(),
-                                                  100000 * 16, o);
-  CHECK(m.samples_s.size() == 2);
-  CHECK(m.rate.bytes_per_s > 0);
+  const auto m = cuprobe::experiments::memcpy_bandwidth(w.output().data(), w.input(0).data(),
+                                                        100000 * 16, o, /*dram=*/false);
+  CHECK(m.samples.size() == 2);
+  CHECK(m.gb_per_s() > 0);
   const auto c = w.check();
   CHECK_MESSAGE(c.ok, c.message);
 }
@@ -122,18 +125,24 @@ CUPROBE_GPU_TEST_CASE("device checks agree with the host checks on downloaded da
   const auto shape = gen::stream_shape(1, 64);
   const std::uint64_t elements = 5003;
   for (auto p : {stream_pattern::write, stream_pattern::copy, stream_pattern::mixed}) {
-    const auto& k = gen::find_stream_kernel(dram_table(), p, 16, "cs", loop_mode::in_kernel);
+    const auto& k = dram_table().find(
+        p == stream_pattern::write
+            ? gen::stream_key::of<stream_pattern::write, float4, cache::cs, loop_mode::in_kernel>()
+        : p == stream_pattern::copy
+            ? gen::stream_key::of<stream_pattern::copy, float4, cache::cs, loop_mode::in_kernel>()
+            : gen::stream_key::of<stream_pattern::mixed, float4, cache::cs,
+                                  loop_mode::in_kernel>());
     CAPTURE(k.name());
     gen::stream_workload w(p, 16, elements);
-    REQUIRE(run(k, elements, shape, 4, gen::default_mixed_inputs,
-                gen::stream_layout::partitioned, &w).ok);
+    REQUIRE(
+        run(k, elements, shape, 4, gen::default_mixed_inputs, gen::stream_layout::partitioned, &w)
+            .ok);
     // in_kernel, first_pass 5, 4 passes: the last pass is 8.
     const auto h = gen::check_output(p, w.output().to_host(), 1234, gen::default_mixed_inputs, 8);
     CHECK_MESSAGE(h.ok, h.message);
     CHECK(h.checked == elements * 4);
   }
-  const auto& r = gen::find_stream_kernel(dram_table(), stream_pattern::read, 4, "cv",
-                                          loop_mode::in_kernel);
+  const auto& r = dram_table().get<stream_pattern::read, float, cache::cv, loop_mode::in_kernel>();
   gen::stream_workload w(stream_pattern::read, 4, elements);
   REQUIRE(run(r, elements, shape, 6, 1, gen::stream_layout::partitioned, &w).ok);
   auto sinks = w.sinks().to_host();
@@ -144,8 +153,7 @@ CUPROBE_GPU_TEST_CASE("device checks agree with the host checks on downloaded da
 
 CUPROBE_GPU_TEST_CASE("a wrong word and an unwritten output are caught") {
   const auto shape = gen::stream_shape(1, 128);
-  const auto& k = gen::find_stream_kernel(dram_table(), stream_pattern::copy, 4, "cg",
-                                          loop_mode::launches);
+  const auto& k = dram_table().get<stream_pattern::copy, float, cache::cg>();
   gen::stream_workload w(stream_pattern::copy, 4, 100000);
   REQUIRE(run(k, 100000, shape, 1, 1, gen::stream_layout::partitioned, &w).ok);
   const std::uint32_t bad = 0x12345678u;
@@ -176,15 +184,14 @@ CUPROBE_GPU_TEST_CASE("a wrong word and an unwritten output are caught") {
 CUPROBE_GPU_TEST_CASE("replicated read: every block reads the whole array, every pass") {
   const auto shape = gen::stream_shape(2, 64);
   const std::uint64_t elements = 1000;  // 16 KB of float4: the L1-sized case
-  const auto& k = gen::find_stream_kernel(dram_table(), stream_pattern::read, 16, "cg",
-                                          loop_mode::in_kernel);
+  const auto& k = dram_table().get<stream_pattern::read, float4, cache::cg, loop_mode::in_kernel>();
   gen::stream_workload w(stream_pattern::read, 16, elements);
   const auto c = run(k, elements, shape, 7, 1, gen::stream_layout::replicated, &w);
   CHECK_MESSAGE(c.ok, c.message);
   auto sinks = w.sinks().to_host();
   sinks.resize(shape.threads());
-  const auto h = gen::check_read_sinks(
-      sinks, gen::expected_read_sum(1234, elements * 4, 7 * shape.blocks()));
+  const auto h =
+      gen::check_read_sinks(sinks, gen::expected_read_sum(1234, elements * 4, 7 * shape.blocks()));
   CHECK_MESSAGE(h.ok, h.message);
   const auto b = w.bytes();
   CHECK(b.bytes_read == elements * 16 * 7 * shape.blocks());
@@ -193,14 +200,15 @@ CUPROBE_GPU_TEST_CASE("replicated read: every block reads the whole array, every
 
 CUPROBE_GPU_TEST_CASE("small working sets, other widths and other input counts") {
   const auto shape = gen::stream_shape(4, 256);
-  for (const auto& k : dram_table()) {
+  for (const auto& k : dram_table().kernels()) {
     CAPTURE(k.name());
     const auto c = run(k, 5, shape);  // far fewer elements than threads
     CHECK_MESSAGE(c.ok, c.message);
   }
-  const auto t = gen::stream_kernels<gen::type_list<float2, uint4>,
-                                     gen::type_list<cache::none, cache::nc_evict_last>>();
-  for (const auto& k : t) {
+  const gen::stream_table<gen::type_list<float2, uint4>,
+                          gen::type_list<cache::none, cache::nc_evict_last>>
+      t;
+  for (const auto& k : t.kernels()) {
     CAPTURE(k.name());
     for (unsigned inputs : {1u, 2u, 8u}) {
       if (inputs != 1 && k.pattern != stream_pattern::mixed) continue;
@@ -211,8 +219,8 @@ CUPROBE_GPU_TEST_CASE("small working sets, other widths and other input counts")
 }
 
 CUPROBE_GPU_TEST_CASE("stream kernels report their attributes and reject bad arguments") {
-  const auto& k = gen::find_stream_kernel(dram_table(), stream_pattern::mixed, 16, "cv",
-                                          loop_mode::in_kernel);
+  const auto& k =
+      dram_table().get<stream_pattern::mixed, float4, cache::cv, loop_mode::in_kernel>();
   CHECK(k.store_op == std::string("wt"));
   const auto a = cuprobe::kernel_attributes::of(k.kernel, 256);
   CHECK(a.registers > 0);

@@ -22,6 +22,38 @@ CUPROBE_GPU_TEST_CASE("device_info reads a plausible device") {
   CHECK(cuprobe::arch::check_kernel_image() == d.sm());
 }
 
+CUPROBE_GPU_TEST_CASE("device_buffer: vector types fill lane by lane, like the host twin") {
+  cuprobe::device_buffer<float4> b(1000);
+  b.fill_random(1, 0.f, 1.f);  // the README's five lines
+  const auto h = b.to_host();
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const float4 want = cuprobe::host_random_lanes<float4>(1, i, 0.f, 1.f);
+    REQUIRE(h[i].x == want.x);
+    REQUIRE(h[i].w == want.w);
+    REQUIRE(h[i].x >= 0.f);
+    REQUIRE(h[i].y < 1.f);
+  }
+  cuprobe::device_buffer<uint4> u(100);
+  u.fill_random(2, 5u, 9u);
+  for (const auto& v : u.to_host()) REQUIRE((v.x >= 5u && v.z <= 9u));
+}
+
+CUPROBE_GPU_TEST_CASE("device_buffer: overflowing sizes and impossible allocations say so") {
+  CHECK_THROWS_WITH_AS(cuprobe::device_buffer<float4>((std::size_t(1) << 60) + 1),
+                       doctest::Contains("overflow the size of an allocation"), cuprobe::error);
+  // 200 TiB: the message names the size asked for and the free memory.
+  bool thrown = false;
+  try {
+    cuprobe::device_buffer<char> huge(std::size_t(200) << 40);
+  } catch (const cuprobe::error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("cudaMalloc of 204800.00 GiB") != std::string::npos);
+    CHECK(m.find("free of") != std::string::npos);
+    thrown = true;
+  }
+  CHECK(thrown);
+}
+
 CUPROBE_GPU_TEST_CASE("device_buffer: poison, fill, random fill and copies") {
   cuprobe::device_buffer<std::uint32_t> b(100003);  // not a multiple of any block size
   b.poison();

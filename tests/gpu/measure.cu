@@ -8,7 +8,9 @@
 #include <cuprobe/measure/runner.cuh>
 #include <cuprobe/measure/timer_calibration.cuh>
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -28,7 +30,7 @@ __global__ void chain(cuprobe::region_timer_view t, float* out, float a, float b
   const auto r = t.start();
 #pragma unroll
   for (int i = 0; i < N; ++i) x = fmaf(x, a, b);
-  cuprobe::ptx::keep_register(x);
+  cuprobe::ptx::keep(x);
   t.stop(r);
   out[threadIdx.x] = x;
 }
@@ -47,8 +49,8 @@ double chain_cycles() {
 }
 
 __global__ void count_calls(unsigned* counter, unsigned rotation, unsigned* seen) {
-  atomicAdd(counter, 1u);
-  atomicOr(seen, 1u << rotation);
+  if (counter) atomicAdd(counter, 1u);
+  if (seen) atomicOr(seen, 1u << rotation);
 }
 
 }  // namespace
@@ -66,7 +68,7 @@ CUPROBE_GPU_TEST_CASE("event timer and globaltimer agree within 2 % on a 20 ms s
     const double event_ns = t.seconds() * 1e9;
     const double global_ns = static_cast<double>(g.to_host()[0]);
     CHECK(global_ns >= 20e6);
-    CHECK(std::abs(event_ns - global_ns) / global_ns < 0.02);
+    CUPROBE_TIMING_CHECK(std::abs(event_ns - global_ns) / global_ns < 0.02);
   }
 }
 
@@ -79,9 +81,9 @@ CUPROBE_GPU_TEST_CASE("region timer counts a dependent chain of known length") {
   const double per_fma = (c1024 - c512) / 512.0;
   MESSAGE("dependent FFMA latency: " << per_fma << " cycles (64: " << c64 << ", 512: " << c512
                                      << ", 1024: " << c1024 << ")");
-  CHECK(per_fma >= 2.0);
-  CHECK(per_fma <= 8.0);
-  CHECK((c512 - c64) / 448.0 == doctest::Approx(per_fma).epsilon(0.05));
+  CUPROBE_TIMING_CHECK(per_fma >= 2.0);
+  CUPROBE_TIMING_CHECK(per_fma <= 8.0);
+  CUPROBE_TIMING_CHECK((c512 - c64) / 448.0 == doctest::Approx(per_fma).epsilon(0.05));
 }
 
 CUPROBE_GPU_TEST_CASE("region timer scopes, records and empty-region overhead") {
@@ -98,7 +100,7 @@ CUPROBE_GPU_TEST_CASE("region timer scopes, records and empty-region overhead") 
   CHECK(st.ns.median >= 0);
   const double oh = warp_t.calibrate_overhead();
   CHECK(oh > 0);
-  CHECK(oh < 1000);
+  CUPROBE_TIMING_CHECK(oh < 1000);
   const auto sub = warp_t.analyse(true);
   CHECK(sub.overhead_subtracted);
   CHECK(sub.cycles.median == doctest::Approx(st.cycles.median - oh));
@@ -113,12 +115,13 @@ CUPROBE_GPU_TEST_CASE("NVML is found and reads the clocks") {
   REQUIRE(h != nullptr);
   const auto s = n.sample(h);
   CHECK(s.available);
-  CHECK(s.sm_clock_mhz > 0);
-  CHECK(s.max_sm_clock_mhz >= s.sm_clock_mhz);
-  CHECK(s.mem_clock_mhz > 0);
-  CHECK(s.power_w > 0);
-  CHECK(s.temperature_c > 0);
-  CHECK(s.ecc_current == (dev.ecc_enabled ? 1 : 0));
+  REQUIRE(s.sm_clock_mhz);
+  CHECK(*s.sm_clock_mhz > 0);
+  CHECK(s.max_sm_clock_mhz.value_or(0) >= *s.sm_clock_mhz);
+  CHECK(s.mem_clock_mhz.value_or(0) > 0);
+  CHECK(s.power_w.value_or(0) > 0);
+  CHECK(s.temperature_c.value_or(0) > 0);
+  CHECK(s.ecc_on == dev.ecc_enabled);
   CHECK(!n.driver_version().empty());
 }
 
@@ -131,37 +134,43 @@ CUPROBE_GPU_TEST_CASE("measure(): warm-up, samples, rotation, batches and graphs
   o.stop = cuprobe::stopping_rule::fixed(5);
   o.rotations = 3;
   o.batch = 2;
-  auto m = cuprobe::measure(
-      "count",
-      [&](const cuprobe::launch_context& c) {
-        count_calls<<<1, 1, 0, c.stream>>>(counter.data(), unsigned(c.rotation), seen.data());
-      },
-      cuprobe::work::op_count(1, "one call"), o);
-  CHECK(m.samples_s.size() == 5);
-  CHECK(m.time.count == 5);
+  const auto count = [&](const cuprobe::launch_context& c) {
+    count_calls<<<1, 1, 0, c.stream>>>(counter.data(), unsigned(c.rotation), seen.data());
+  };
+  auto m = cuprobe::measure("count", count, cuprobe::work::op_count(1, "one call"), o);
+  CHECK(m.unit == cuprobe::sample_unit::seconds);
+  CHECK(m.samples.size() == 5);
+  CHECK(m.stats.count == 5);
   CHECK(counter.to_host()[0] == 2 + 5 * 2);  // warm-up + samples x batch
   CHECK(seen.to_host()[0] == 7u);            // rotations 0, 1, 2 all used
   CHECK(m.stop_verdict == "converged");
-  CHECK(m.rate.ops_per_s > 0);
+  CHECK(m.rate.ops_per_s.value_or(0) > 0);
+  REQUIRE(m.launch_floor_s);
+  CHECK(*m.launch_floor_s > 0);
 
+  // Graphs: warm-up counts launches (2 launches = one graph of batch 2), and the samples
+  // replay graphs whose rotations continue from sample to sample.
   counter.zero();
   o.graph = true;
   o.flush_l2 = true;
-  auto g = cuprobe::measure(
-      "count.graph",
-      [&](const cuprobe::launch_context& c) {
-        count_calls<<<1, 1, 0, c.stream>>>(counter.data(), unsigned(c.rotation), seen.data());
-      },
-      {}, o);
-  CHECK(counter.to_host()[0] == 2 * 2 + 5 * 2);  // graph replays: warm-up and samples
-  CHECK(g.samples_s.size() == 5);
+  auto g = cuprobe::measure("count.graph", count, {}, o);
+  CHECK(counter.to_host()[0] == 2 + 5 * 2);
+  CHECK(g.samples.size() == 5);
+  // batch 1 with 3 rotations: every sample once read rotation 0 (the bug); now 0, 1, 2.
+  counter.zero();
+  seen.zero();
+  o.batch = 1;
+  o.warmup = 0;
+  auto g1 = cuprobe::measure("count.graph.batch1", count, {}, o);
+  CHECK(counter.to_host()[0] == 5);
+  CHECK(seen.to_host()[0] == 7u);
 
   counter.zero();
   o = cuprobe::run_options{};
   o.profile = true;
   auto p = cuprobe::measure(
-      "count.profile", [&](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(counter.data(), 0, seen.data()); },
-      {}, o);
+      "count.profile",
+      [&](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(counter.data(), 0, seen.data()); }, {}, o);
   CHECK(counter.to_host()[0] == 1);  // exactly once
   CHECK(p.stop_verdict == "profile");
 }
@@ -175,10 +184,99 @@ CUPROBE_GPU_TEST_CASE("measure(): in-kernel iterations divide the sample; adapti
   o.stop = cuprobe::stopping_rule::adaptive(0.001, 0.5, 3, 50);
   auto m = cuprobe::measure(
       "sleep", [&](cudaStream_t s) { sleep_for<<<1, 1, 0, s>>>(1000000, g.data()); }, {}, o);
-  CHECK(m.time.median == doctest::Approx(1e-4).epsilon(0.2));
-  CHECK(m.samples_s.size() >= 3);
+  CUPROBE_TIMING_CHECK(m.stats.median == doctest::Approx(1e-4).epsilon(0.2));
+  CHECK(m.samples.size() >= 3);
   CHECK(m.env.before.available == cuprobe::nvml::instance().available());
-  CHECK(!cuprobe::has_flag(m.flags, "noisy"));
+  CUPROBE_TIMING_CHECK(!cuprobe::has_flag(m.flags, "noisy"));
+  CUPROBE_TIMING_CHECK(!cuprobe::has_flag(m.flags, "launch_bound"));  // 1 ms samples
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "measure(): an empty kernel, one launch per sample, is flagged launch_bound") {
+  cuprobe::run_options o;
+  o.stop = cuprobe::stopping_rule::fixed(20);
+  auto m = cuprobe::measure(
+      "empty", [](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(nullptr, 0, nullptr); },
+      cuprobe::work::op_count(1, "one launch"), o);
+  CUPROBE_TIMING_CHECK(cuprobe::has_flag(m.flags, "launch_bound"));
+}
+
+namespace {
+__global__ void spin_cycles(std::uint64_t cycles, unsigned long long* out) {
+  const std::uint64_t t0 = cuprobe::ptx::clock64();
+  std::uint64_t t = t0;
+  while (t - t0 < cycles) t = cuprobe::ptx::clock64();
+  const std::uint64_t g0 = cuprobe::ptx::globaltimer();
+  std::uint64_t gl = g0;
+  while (gl - g0 < 100000) gl = cuprobe::ptx::globaltimer();
+  out[0] = t - t0;
+  out[1] = gl - g0;
+}
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE(
+    "measure_samples(): cycles, nanoseconds and values through the same protocol") {
+  cuprobe::device_buffer<unsigned long long> out(2);
+  int calls = 0, warm = 0;
+  const auto one = [&](const cuprobe::launch_context& c) {
+    ++calls;
+    warm += c.warmup;
+    out.poison();
+    spin_cycles<<<1, 1, 0, c.stream>>>(1 << 20, out.data());
+    CUPROBE_CHECK_LAUNCH("spin_cycles");
+    CUPROBE_CHECK(cudaStreamSynchronize(c.stream));
+    return out.to_host();
+  };
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.stop = cuprobe::stopping_rule::fixed(4);
+  o.mode = cuprobe::loop_mode::in_kernel;
+  o.iterations = 1 << 10;  // "1024 iterations" per sample: the sample is divided by them
+  auto cyc = cuprobe::measure_samples(
+      "spin.cycles", cuprobe::sample_unit::cycles,
+      [&](const cuprobe::launch_context& c) { return double(one(c)[0]); },
+      cuprobe::work::op_count(1, "one iteration"), o);
+  CHECK(calls == 6);
+  CHECK(warm == 2);
+  CHECK(cyc.unit == cuprobe::sample_unit::cycles);
+  CHECK(cyc.samples.size() == 4);
+  CHECK(cyc.stats.median >= 1024);  // >= 2^20 cycles / 2^10
+  CUPROBE_TIMING_CHECK(cyc.stats.median < 1100);
+  CHECK(cyc.cycles_per_op() == doctest::Approx(cyc.stats.median));
+  REQUIRE(cyc.rate.clock_mhz);
+  CHECK(cyc.seconds() == doctest::Approx(cyc.stats.median / (*cyc.rate.clock_mhz * 1e6)));
+  CHECK(cyc.env.before.available == cuprobe::nvml::instance().available());
+  if (cuprobe::nvml::instance().available()) {
+    CHECK(cyc.rate.clock_source == "nvml (median during samples)");
+    CHECK(!cuprobe::has_flag(cyc.flags, "clock_unknown"));
+    CHECK(cyc.env.sm_clock_mhz.size() == 4);
+  }
+  CHECK(!cyc.launch_floor_s);  // in-kernel cycles exclude the launch
+
+  o.iterations = 1;
+  o.mode = cuprobe::loop_mode::launches;
+  auto ns = cuprobe::measure_samples(
+      "spin.ns", cuprobe::sample_unit::nanoseconds,
+      [&](cudaStream_t s) {
+        return double(one(cuprobe::launch_context{s, 0, 0, false})[1]);
+      },
+      {}, o);
+  CHECK(ns.stats.median >= 100000);
+  CHECK(ns.seconds() == doctest::Approx(ns.stats.median * 1e-9));
+
+  int k = 0;
+  auto val = cuprobe::measure_samples(
+      "a value", cuprobe::sample_unit::value, [&] { return double(++k); }, {}, o);
+  CHECK(val.samples == std::vector<double>{3, 4, 5, 6});  // after 2 warm-up calls
+  CHECK(!val.rate.seconds);
+  CHECK_THROWS_WITH_AS(cuprobe::measure_samples(
+                           "nan", cuprobe::sample_unit::value, [] { return std::nan(""); }, {}, o),
+                       doctest::Contains("measure(\"nan\"), sample 0"), cuprobe::error);
+  o.batch = 4;
+  CHECK_THROWS_WITH_AS(cuprobe::measure_samples(
+                           "b", cuprobe::sample_unit::value, [] { return 1.0; }, {}, o),
+                       doctest::Contains("batch and graph apply to event-timed samples"),
+                       cuprobe::error);
 }
 
 CUPROBE_GPU_TEST_CASE("timer characterisation returns sane values") {
@@ -187,18 +285,19 @@ CUPROBE_GPU_TEST_CASE("timer characterisation returns sane values") {
                      << " cyc, globaltimer " << c.globaltimer_overhead_cycles << " cyc, tick "
                      << c.globaltimer_tick_ns << " ns, event " << c.event_resolution_us
                      << " us, SM " << c.effective_sm_clock_mhz << " MHz (NVML "
-                     << c.nvml_sm_clock_mhz << ")");
+                     << c.nvml_sm_clock_mhz.value_or(-1) << ")");
   CHECK(c.clock32_overhead_cycles > 0);
-  CHECK(c.clock32_overhead_cycles < 200);
+  CUPROBE_TIMING_CHECK(c.clock32_overhead_cycles < 200);
   CHECK(c.clock64_overhead_cycles > 0);
-  CHECK(c.clock64_overhead_cycles < 200);
+  CUPROBE_TIMING_CHECK(c.clock64_overhead_cycles < 200);
   CHECK(c.globaltimer_tick_ns > 0);
-  CHECK(c.globaltimer_tick_ns < 2000);
+  CUPROBE_TIMING_CHECK(c.globaltimer_tick_ns < 2000);
   CHECK(c.event_resolution_us > 0);
-  CHECK(c.event_resolution_us < 5);
-  CHECK(c.effective_sm_clock_mhz > 300);
-  CHECK(c.effective_sm_clock_mhz < 3500);
+  CUPROBE_TIMING_CHECK(c.event_resolution_us < 5);
+  CUPROBE_TIMING_CHECK(c.effective_sm_clock_mhz > 300);
+  CUPROBE_TIMING_CHECK(c.effective_sm_clock_mhz < 3500);
   CHECK(c.clock_window_sms >= 1);
-  if (c.nvml_sm_clock_mhz > 0)
-    CHECK(c.effective_sm_clock_mhz == doctest::Approx(c.nvml_sm_clock_mhz).epsilon(0.05));
+  if (c.nvml_sm_clock_mhz)
+    CUPROBE_TIMING_CHECK(c.effective_sm_clock_mhz ==
+                         doctest::Approx(*c.nvml_sm_clock_mhz).epsilon(0.05));
 }

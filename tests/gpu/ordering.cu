@@ -5,11 +5,13 @@
 //   fence must be what the reader sees after its acquire-side fence, in every round. (The
 //   reader's plain loads could hit a stale L1 line without the acquire half's invalidation.)
 // - fence_proxy_async: shared-memory writes, the proxy fence, then cp.async.bulk to global.
-// - measure_fence_costs: runs, finite numbers, the two orderings that cannot fail.
+// - experiments::fence_costs: runs, finite numbers, the orderings that cannot fail; each
+//   figure is a measurement of the protocol (unit cycles, environment, flags).
 // No test relies on a race showing up: a missing fence is not reliably observable.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
+#include <cuprobe/experiments/ordering.cuh>
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/fence.cuh>
 
@@ -48,9 +50,9 @@ CUPROBE_GPU_TEST_CASE("last_block_sum: exact sums over 200 launches per pattern"
         off[k] = cuprobe::host_random<std::size_t>(seed, 3 * k, 0, n - 1);
         len[k] = cuprobe::host_random<std::size_t>(seed, 3 * k + 1, 0, n - off[k]);
         unsigned blocks = cuprobe::host_random<unsigned>(seed, 3 * k + 2, 1, max_blocks);
-        if (k == 0) len[k] = 0;                        // nothing to add
-        if (k == 1) blocks = 1;                        // the only block is the last one
-        if (k == 2) {  // most blocks add nothing
+        if (k == 0) len[k] = 0;  // nothing to add
+        if (k == 1) blocks = 1;  // the only block is the last one
+        if (k == 2) {            // most blocks add nothing
           blocks = max_blocks;
           off[k] = 0;
           len[k] = 1000;
@@ -69,9 +71,9 @@ CUPROBE_GPU_TEST_CASE("last_block_sum: exact sums over 200 launches per pattern"
   CHECK(sum(in.data(), 0, 7, g::publish_pattern::acq_rel_atomic) == 0);
   const std::vector<std::uint32_t> h = in.to_host();
   CHECK(sum(in.data(), 3, 1, g::publish_pattern::fence_then_atomic) == 0ull + h[0] + h[1] + h[2]);
-  CHECK_THROWS_AS(sum.launch(in.data(), n, max_blocks + 1, g::publish_pattern::acq_rel_atomic,
-                             out.data()),
-                  cuprobe::error);
+  CHECK_THROWS_AS(
+      sum.launch(in.data(), n, max_blocks + 1, g::publish_pattern::acq_rel_atomic, out.data()),
+      cuprobe::error);
   CHECK_THROWS_AS(sum.launch(in.data(), n, 0, g::publish_pattern::acq_rel_atomic, out.data()),
                   cuprobe::error);
 }
@@ -114,8 +116,8 @@ __global__ void message_passing_kernel(unsigned* data, unsigned* flag, unsigned*
     if (blockIdx.x == 0 && threadIdx.x == 0) status[1] = 1;
   } else {
     const bool writer = blockIdx.x == 0 && threadIdx.x == 0;
-    const bool reader = same_block ? (blockIdx.x == 0 && threadIdx.x == 32)
-                                   : (blockIdx.x == 1 && threadIdx.x == 0);
+    const bool reader =
+        same_block ? (blockIdx.x == 0 && threadIdx.x == 32) : (blockIdx.x == 1 && threadIdx.x == 0);
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(*flag), a(*ack);
     if (writer) {
       for (unsigned r = 1; r <= rounds; ++r) {
@@ -123,12 +125,18 @@ __global__ void message_passing_kernel(unsigned* data, unsigned* flag, unsigned*
         Release::run();
         f.store(r, cuda::memory_order_relaxed);
         for (unsigned spins = 0; a.load(cuda::memory_order_acquire) != r;)
-          if (++spins > mp_spin_limit) { atomicAdd(&status[2], 1u); return; }
+          if (++spins > mp_spin_limit) {
+            atomicAdd(&status[2], 1u);
+            return;
+          }
       }
     } else if (reader) {
       for (unsigned r = 1; r <= rounds; ++r) {
         for (unsigned spins = 0; f.load(cuda::memory_order_relaxed) != r;)
-          if (++spins > mp_spin_limit) { atomicAdd(&status[2], 1u); return; }
+          if (++spins > mp_spin_limit) {
+            atomicAdd(&status[2], 1u);
+            return;
+          }
         Acquire::run();
         for (unsigned j = 0; j < mp_words; ++j)  // plain loads
           if (data[j] != r * 131u + j) atomicAdd(&status[0], 1u);
@@ -171,7 +179,7 @@ void check_message_passing(mp_shape shape, const std::string& what, unsigned rou
   } else {
     const bool same = shape == mp_shape::same_block;
     kernel<<<same ? 1 : 2, same ? 64 : 32>>>(data.data(), flag.data(), ack.data(), status.data(),
-                                              rounds, same);
+                                             rounds, same);
     CUPROBE_CHECK_LAUNCH("message_passing_kernel");
   }
   CUPROBE_CHECK(cudaDeviceSynchronize());
@@ -186,7 +194,8 @@ void check_message_passing(mp_shape shape, const std::string& what, unsigned rou
 template <class Scope>
 void check_fences_of_scope(mp_shape shape) {
   const std::string scope = p::scope_name<Scope>();
-  check_message_passing<use_fence<p::sem::sc, Scope>, use_fence<p::sem::sc, Scope>>(shape, "sc." + scope);
+  check_message_passing<use_fence<p::sem::sc, Scope>, use_fence<p::sem::sc, Scope>>(shape,
+                                                                                    "sc." + scope);
   check_message_passing<use_fence<p::sem::acq_rel, Scope>, use_fence<p::sem::acq_rel, Scope>>(
       shape, "acq_rel." + scope);
   check_message_passing<use_fence<p::sem::release, Scope>, use_fence<p::sem::acquire, Scope>>(
@@ -257,11 +266,12 @@ CUPROBE_GPU_TEST_CASE("fence_proxy_async: shared-memory writes reach cp.async.bu
 
 // ---- fence cost ------------------------------------------------------------------------------
 
-CUPROBE_GPU_TEST_CASE("measure_fence_costs: every semantics x scope, finite and positive") {
-  g::fence_cost_options o;
+CUPROBE_GPU_TEST_CASE("experiments::fence_costs: every semantics x scope, finite and positive") {
+  namespace ex = cuprobe::experiments;
+  ex::fence_cost_options o;
   o.iterations = 256;
-  o.repeats = 3;
-  const auto costs = g::measure_fence_costs(o);
+  o.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto costs = ex::fence_costs(o);
   REQUIRE(costs.size() == 32);
   const bool sm90 = cuprobe::device_info::query().cc_major >= 9;
   const char* sems[] = {"sc", "acq_rel", "acquire", "release"};
@@ -274,22 +284,41 @@ CUPROBE_GPU_TEST_CASE("measure_fence_costs: every semantics x scope, finite and 
     CHECK(std::string(c.scope) == scopes[i % 4]);
     if (sm90) CHECK(c.supported);
     if (!c.supported) {
-      CHECK(std::isnan(c.cycles_per_fence));
+      CHECK(!c.cycles_per_fence);
       continue;
     }
-    CHECK(std::isfinite(c.cycles_with));
-    CHECK(std::isfinite(c.cycles_without));
-    CHECK(std::isfinite(c.cycles_per_fence));
-    CHECK(c.cycles_with > 0);
-    CHECK(c.cycles_without > 0);
-    CHECK(c.cycles_per_fence == doctest::Approx(c.cycles_with - c.cycles_without));
+    REQUIRE(c.with);
+    REQUIRE(c.without);
+    REQUIRE(c.cycles_per_fence);
+    CHECK(c.with->unit == cuprobe::sample_unit::cycles);
+    CHECK(c.with->samples.size() == 3);
+    CHECK(c.with->options.iterations == 256);
+    CHECK(c.with->env.before.available == cuprobe::nvml::instance().available());
+    CHECK(c.with->stats.median > 0);
+    CHECK(c.without->stats.median > 0);
+    CHECK(*c.cycles_per_fence == doctest::Approx(c.with->stats.median - c.without->stats.median));
     // A device- or system-scope SC fence after a store waits for the store to reach the L2
     // (or beyond): it always costs something.
-    if (std::string(c.sem) == "sc" && (std::string(c.scope) == "gpu" || std::string(c.scope) == "sys"))
-      CHECK(c.cycles_per_fence > 0);
-    MESSAGE("fence." << c.sem << "." << c.scope << " x" << c.threads << ": " << c.cycles_per_fence
-                     << " cycles (" << c.cycles_with << " - " << c.cycles_without << ")");
+    if (std::string(c.sem) == "sc" &&
+        (std::string(c.scope) == "gpu" || std::string(c.scope) == "sys"))
+      CUPROBE_TIMING_CHECK(*c.cycles_per_fence > 0);
+    MESSAGE("fence." << c.sem << "." << c.scope << " x" << c.threads << ": " << *c.cycles_per_fence
+                     << " cycles (" << c.with->stats.median << " - " << c.without->stats.median
+                     << ")");
   }
-  CHECK_THROWS_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(0)), cuprobe::error);
-  CHECK_THROWS_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(2048)), cuprobe::error);
+  CHECK_THROWS_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(0, o)), cuprobe::error);
+  CHECK_THROWS_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(2048, o)), cuprobe::error);
+}
+
+CUPROBE_GPU_TEST_CASE("experiments::publish_consume: every launch exact") {
+  namespace ex = cuprobe::experiments;
+  ex::publish_consume_options o;
+  o.launches = 20;
+  o.elements = 1 << 16;
+  for (auto pattern : {g::publish_pattern::fence_then_atomic, g::publish_pattern::acq_rel_atomic,
+                       g::publish_pattern::release_atomic_acquire_load}) {
+    const auto r = ex::publish_consume(pattern, o);
+    CHECK(r.launches == 20);
+    CHECK(r.exact == 20);
+  }
 }

@@ -104,12 +104,12 @@ TEST_CASE("expected values: inputs, written words and the read total") {
           cuprobe::host_random<std::uint32_t>(9, w, 0u, 0xFFFFFFFFu));
     CHECK(gen::stream_input_word(9, 3, w) ==
           cuprobe::host_random<std::uint32_t>(12, w, 0u, 0xFFFFFFFFu));
-    CHECK(gen::stream_written_word(w, 4) ==
-          (static_cast<std::uint32_t>(w) ^ (5u * 0x9E3779B9u)));
+    CHECK(gen::stream_written_word(w, 4) == (static_cast<std::uint32_t>(w) ^ (5u * 0x9E3779B9u)));
   }
   CHECK(gen::stream_written_word(7, 0) != gen::stream_written_word(7, 1));
   std::uint32_t sum = 0;
-  for (std::uint64_t w = 0; w < 1000; ++w) sum += cuprobe::host_random<std::uint32_t>(5, w, 0u, ~0u);
+  for (std::uint64_t w = 0; w < 1000; ++w)
+    sum += cuprobe::host_random<std::uint32_t>(5, w, 0u, ~0u);
   CHECK(gen::expected_read_sum(5, 1000) == sum);
   CHECK(gen::expected_read_sum(5, 1000, 3) == static_cast<std::uint32_t>(3u * sum));
   std::uint32_t m = 0;
@@ -147,48 +147,65 @@ TEST_CASE("host validation finds the first wrong word and unwritten words") {
   CHECK(bad.found == 6);
 }
 
-TEST_CASE("the kernel table: every combination once, found by its key") {
-  const auto t = gen::stream_kernels<gen::type_list<float, float4>,
-                                     gen::type_list<cache::cg, cache::cv>,
-                                     gen::pattern_list<stream_pattern::copy, stream_pattern::read>,
-                                     gen::mode_list<cuprobe::loop_mode::in_kernel>>();
+TEST_CASE("the kernel table: every combination once, named by its types") {
+  using M = cuprobe::loop_mode;
+  using table_t =
+      gen::stream_table<gen::type_list<float, float4>, gen::type_list<cache::cg, cache::cv>,
+                        gen::pattern_list<stream_pattern::copy, stream_pattern::read>,
+                        gen::mode_list<M::in_kernel>>;
+  const table_t t;
   CHECK(t.size() == 2 * 2 * 2 * 1);
   std::set<std::string> names;
-  for (const auto& k : t) {
+  for (const auto& k : t.kernels()) {
     names.insert(k.name());
     CHECK(static_cast<bool>(k.kernel));
   }
   CHECK(names.size() == t.size());
-  const auto& k = gen::find_stream_kernel(t, stream_pattern::copy, 16, "cv",
-                                          cuprobe::loop_mode::in_kernel);
+  const auto& k = t.get<stream_pattern::copy, float4, cache::cv, M::in_kernel>();
   CHECK(k.name() == "copy float4 ld.global.cv -> st.global.wt, in_kernel");
   CHECK(std::string(k.store_op) == "wt");
-  CHECK(gen::find_stream_kernel(t, stream_pattern::read, 4, "cg", cuprobe::loop_mode::in_kernel)
-            .name() == "read float ld.global.cg, in_kernel");
-  CHECK_THROWS_WITH_AS(gen::find_stream_kernel(t, stream_pattern::write, 4, "cg",
-                                               cuprobe::loop_mode::in_kernel),
-                       doctest::Contains("the table holds"), cuprobe::error);
-  const auto one = gen::make_stream_kernel<stream_pattern::mixed, uint4, cache::cs,
-                                           cuprobe::loop_mode::launches>();
+  CHECK(t.get<stream_pattern::read, float, cache::cg, M::in_kernel>().name() ==
+        "read float ld.global.cg, in_kernel");
+  // What the table holds is known at compile time ...
+  static_assert(table_t::holds<stream_pattern::read, float, cache::cg, M::in_kernel>);
+  static_assert(!table_t::holds<stream_pattern::write, float, cache::cg, M::in_kernel>);
+  static_assert(!table_t::holds<stream_pattern::copy, float, cache::cs, M::in_kernel>);
+  static_assert(!table_t::holds<stream_pattern::copy, float, cache::cg, M::launches>);
+  // ... and a key built at run time that the table lacks is refused with the list.
+  CHECK_THROWS_WITH_AS(
+      t.find(gen::stream_key::of<stream_pattern::write, float, cache::cg, M::in_kernel>()),
+      doctest::Contains("the set holds:\n  copy float cg, in_kernel, persistent"), cuprobe::error);
+  const auto one = gen::make_stream_kernel<stream_pattern::mixed, uint4, cache::cs, M::launches>();
   CHECK(one.name() == "mixed uint4 ld.global.cs -> st.global.cs, launches");
+  // select(): the subset a command line asks for, by the report names.
+  const auto cv =
+      t.select([](const gen::stream_kernel& x) { return std::string(x.load_op) == "cv"; });
+  CHECK(cv.size() == 4);
+  CHECK(!cv.contains(gen::stream_key::of<stream_pattern::read, float, cache::cg, M::in_kernel>()));
 }
 
 TEST_CASE("covering grids: kernel table, names, shapes and the one-thread-per-element check") {
-  const auto t = gen::stream_covering_kernels<gen::type_list<float, float4>,
-                                              gen::type_list<cache::cg, cache::cs>>();
-  CHECK(t.size() == 2 * 2 * 3);  // write, copy and mixed; no read
-  for (const auto& k : t) {
+  using M = cuprobe::loop_mode;
+  using table_t = gen::stream_table<gen::type_list<float, float4>,
+                                    gen::type_list<cache::cg, cache::cs>, gen::all_patterns,
+                                    gen::all_modes, gen::grid_list<gen::stream_grid::covering>>;
+  const table_t t;
+  CHECK(t.size() == 2 * 2 * 3);  // write, copy and mixed, launches only; no read
+  for (const auto& k : t.kernels()) {
     CHECK(k.grid == gen::stream_grid::covering);
-    CHECK(k.mode == cuprobe::loop_mode::launches);
+    CHECK(k.mode == M::launches);
     CHECK(k.pattern != stream_pattern::read);
   }
-  const auto& k = gen::find_stream_kernel(t, stream_pattern::copy, 16, "cs",
-                                          cuprobe::loop_mode::launches, gen::stream_grid::covering);
+  const auto& k =
+      t.get<stream_pattern::copy, float4, cache::cs, M::launches, gen::stream_grid::covering>();
   CHECK(k.name() == "copy float4 ld.global.cs -> st.global.cs, launches, covering");
+  static_assert(!table_t::holds<stream_pattern::read, float, cache::cg, M::launches,
+                                gen::stream_grid::covering>);
+  static_assert(!table_t::holds<stream_pattern::copy, float, cache::cg, M::in_kernel,
+                                gen::stream_grid::covering>);
   // The persistent kernel of the same key is not in this table, and the message says which grid.
-  CHECK_THROWS_WITH_AS(gen::find_stream_kernel(t, stream_pattern::copy, 16, "cs",
-                                               cuprobe::loop_mode::launches),
-                       doctest::Contains("persistent grid"), cuprobe::error);
+  CHECK_THROWS_WITH_AS(t.find(gen::stream_key::of<stream_pattern::copy, float4, cache::cs>()),
+                       doctest::Contains("copy float4 cs, launches, persistent"), cuprobe::error);
   CHECK(std::string(gen::to_string(gen::stream_grid::covering)) == "covering");
 
   const auto s = gen::stream_covering_shape(1000, 256);
@@ -255,7 +272,7 @@ TEST_CASE("launch shapes and argument checks, before any CUDA call") {
 
   CHECK(std::string(gen::to_string(stream_pattern::mixed)) == "mixed");
   CHECK(std::string(gen::to_string(gen::stream_layout::replicated)) == "replicated");
-  CHECK(std::string(gen::to_string(cuprobe::loop_mode::in_kernel)) == "in_kernel");
+  CHECK(std::string(cuprobe::to_string(cuprobe::loop_mode::in_kernel)) == "in_kernel");
 }
 
 TEST_CASE("stream_workload rejects bad shapes before allocating") {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,10 +33,10 @@ double exact_fma_reference(double a, double b, double c, int shift, d::format16 
   const bool neg = v < 0;
   const i128 m = neg ? -v : v;
   int top = 0;
-  while ((m >> (top + 1)) != 0) ++top;                    // leading bit: 2^(top - 2 shift)
+  while ((m >> (top + 1)) != 0) ++top;  // leading bit: 2^(top - 2 shift)
   const int e = top - 2 * shift;
-  const int q = std::max(e, 1 - f.bias()) - f.mant;       // ulp exponent
-  const int drop = q + 2 * shift;                          // low bits rounded away (>= 0 here)
+  const int q = std::max(e, 1 - f.bias()) - f.mant;  // ulp exponent
+  const int drop = q + 2 * shift;                    // low bits rounded away (>= 0 here)
   i128 kept = m >> drop;
   REQUIRE(drop > 0);  // true for the operand ranges drawn below
   const i128 rest = m - (kept << drop), half = i128(1) << (drop - 1);
@@ -133,7 +133,8 @@ TEST_CASE("fma.rn.f16 / fma.rn.bf16 host twins equal an exact integer reference"
           exact_fma_reference(d::decode16(a, f), d::decode16(b, f), d::decode16(c, f), 24, f);
       if (got != want) {
         FAIL_CHECK("fma16 differs for a=" << d::decode16(a, f) << " b=" << d::decode16(b, f)
-                   << " c=" << d::decode16(c, f) << ": " << got << " vs " << want);
+                                          << " c=" << d::decode16(c, f) << ": " << got << " vs "
+                                          << want);
         break;
       }
       ++checked;
@@ -186,7 +187,7 @@ TEST_CASE("every operation's traits: ops per instruction, names, SASS patterns")
   CHECK(dp4a_s32::kind == g::op_kind::other);  // op_base default
   CHECK(dp4a_s32::tolerance == 0);
   CHECK(std::string(g::ops::rsqrt_f32::sass) == "MUFU\\.RSQ");
-  CHECK(std::string(g::to_string(g::op_kind::bf16x2_fma)) == "bf16x2_fma");
+  CHECK(std::string(cuprobe::model::to_string(g::op_kind::bf16x2_fma)) == "bf16x2_fma");
   CHECK(g::ops::shfl_idx::warp_collective);
   CHECK_FALSE(g::ops::fma_f32::warp_collective);
 }
@@ -260,7 +261,7 @@ TEST_CASE("validate_chains accepts the reference and names the first mismatch") 
   CHECK(ok.checked == 1024);
   CHECK(ok.message.empty());
 
-  out[2 * 256 + 130] ^= 1u;               // chain 2, thread 130 = block 1, thread 2
+  out[2 * 256 + 130] ^= 1u;                 // chain 2, thread 130 = block 1, thread 2
   std::memset(&out[3 * 256 + 5], 0xA5, 4);  // chain 3, thread 5: never written
   const auto bad = g::validate_chains<op>(in, out, 64, 128);
   CHECK_FALSE(bad.ok);

@@ -11,7 +11,7 @@
 
 namespace m = cuprobe::model;
 namespace ops = cuprobe::gen::ops;
-using cuprobe::gen::op_kind;
+using cuprobe::model::op_kind;
 
 TEST_CASE("H100/H200 FP32: 132 SMs x 128 FMA x 2 FLOP x 1.98 GHz = 66.9 TFLOP/s") {
   const m::peak_entry e = m::ops_per_clock_per_sm(90, op_kind::fp32_fma);
@@ -64,7 +64,7 @@ TEST_CASE("every entry names a source, appears once, and sits on a known archite
                       op_kind::fp64_fma, op_kind::int32_add, op_kind::int32_mad,
                       op_kind::special_function, op_kind::logic, op_kind::shuffle})
       CHECK_MESSAGE(m::find_peak(sm, k).has_value(),
-                    "sm_" << sm << " " << cuprobe::gen::to_string(k));
+                    "sm_" << sm << " " << cuprobe::model::to_string(k));
 }
 
 TEST_CASE("the built-in operations count operations as the peak model does") {

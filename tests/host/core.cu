@@ -73,14 +73,34 @@ TEST_CASE("launch_shape counts threads and blocks") {
 
 TEST_CASE("device_info: one clear sentence without a GPU, sane fields with one") {
   if (cuprobe::device_count() == 0) {
-    CHECK_THROWS_WITH_AS(cuprobe::device_info::query(),
-                         doctest::Contains("no CUDA GPU is visible"), cuprobe::error);
+    CHECK_THROWS_WITH_AS(cuprobe::device_info::query(), doctest::Contains("no CUDA GPU is visible"),
+                         cuprobe::error);
     CHECK_THROWS_AS(cuprobe::require_gpu(), cuprobe::error);
   } else {
     const auto d = cuprobe::device_info::query();
     CHECK(d.sm_count > 0);
     CHECK(!d.name.empty());
   }
+}
+
+TEST_CASE("no GPU: the same sentence from the library's entry points, not a driver error name") {
+  if (cuprobe::device_count() != 0) {
+    MESSAGE("a GPU is visible: the no-GPU sentences are checked on machines without one");
+    return;
+  }
+  // device_buffer (cudaMalloc) and measure() (the runner's device) both say it.
+  CHECK_THROWS_WITH_AS(cuprobe::device_buffer<int>(16), doctest::Contains("no CUDA GPU is visible"),
+                       cuprobe::error);
+  CHECK_THROWS_WITH_AS(cuprobe::measure("x", [](cudaStream_t) {}),
+                       doctest::Contains("no CUDA GPU is visible"), cuprobe::error);
+  CHECK_THROWS_WITH_AS(
+      cuprobe::measure_samples("x", cuprobe::sample_unit::value, [] { return 1.0; }),
+      doctest::Contains("no CUDA GPU is visible"), cuprobe::error);
+}
+
+TEST_CASE("device_buffer: a size that overflows is refused before any CUDA call") {
+  CHECK_THROWS_WITH_AS(cuprobe::device_buffer<float4>((std::size_t(1) << 60) + 1),
+                       doctest::Contains("overflow the size of an allocation"), cuprobe::error);
 }
 
 TEST_CASE("device_info formats UUIDs and versions as nvidia-smi does") {

@@ -1,9 +1,10 @@
 // host tier: gen/chase.cuh (rings, step policy, sweep sizes), model/plateau.cuh (the plateau
-// detector) and model/littles_law.cuh. Nothing here needs a GPU.
+// detector), model/curve.cuh and model/littles_law.cuh. Nothing here needs a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuprobe/gen/chase.cuh>
+#include <cuprobe/model/curve.cuh>
 #include <cuprobe/model/littles_law.cuh>
 #include <cuprobe/model/plateau.cuh>
 
@@ -21,16 +22,17 @@ namespace m = cuprobe::model;
 TEST_CASE("littles_law: the RTX 5080 worked example") {
   // 960 GB/s, 2947 MHz, 920 cycles, 84 SMs, 128 B per warp-level load.
   const auto r = m::littles_law::from({960e9, 920, 2947e6, 84, 128});
-  CHECK(r.bytes_per_clock == doctest::Approx(325.75).epsilon(1e-4));           // 960e9 / 2.947e9
-  CHECK(r.bytes_in_flight == doctest::Approx(299690).epsilon(1e-4));           // x 920
-  CHECK(r.bytes_in_flight_per_sm == doctest::Approx(3568).epsilon(1e-3));      // / 84
+  CHECK(r.bytes_per_clock == doctest::Approx(325.75).epsilon(1e-4));             // 960e9 / 2.947e9
+  CHECK(r.bytes_in_flight == doctest::Approx(299690).epsilon(1e-4));             // x 920
+  CHECK(r.bytes_in_flight_per_sm == doctest::Approx(3568).epsilon(1e-3));        // / 84
   CHECK(r.warp_loads_in_flight_per_sm == doctest::Approx(27.87).epsilon(1e-3));  // / 128
   CHECK(std::lround(r.warp_loads_in_flight_per_sm) == 28);
-  CHECK(r.warp_loads_in_flight == doctest::Approx(r.warp_loads_in_flight_per_sm * 84).epsilon(1e-12));
-  CHECK(r.latency_ns == doctest::Approx(312.18).epsilon(1e-4));                // 920 / 2.947 GHz
+  CHECK(r.warp_loads_in_flight ==
+        doctest::Approx(r.warp_loads_in_flight_per_sm * 84).epsilon(1e-12));
+  CHECK(r.latency_ns == doctest::Approx(312.18).epsilon(1e-4));  // 920 / 2.947 GHz
   const std::string text = r.describe();
   CHECK(text.find("325.76 B/clk") != std::string::npos);  // 325.755...
-  CHECK(text.find("299695 B") != std::string::npos);  // 325.7550... x 920 = 299694.6
+  CHECK(text.find("299695 B") != std::string::npos);      // 325.7550... x 920 = 299694.6
   CHECK(text.find("84 SMs") != std::string::npos);
   CHECK(text.back() == '\n');
 }
@@ -70,7 +72,8 @@ TEST_CASE("chase_successors: one ring is a single cycle through every node (Satt
     const auto next = g::chase_successors(n, 1, 42);
     REQUIRE(next.size() == n);
     CHECK(cycle_length(next, 0, 1) == n);
-    for (std::uint64_t i = 0; i < n; ++i) REQUIRE(next[i] != i);  // a single n-cycle has no fixed point
+    for (std::uint64_t i = 0; i < n; ++i)
+      REQUIRE(next[i] != i);  // a single n-cycle has no fixed point
   }
 }
 
@@ -88,7 +91,8 @@ TEST_CASE("chase_successors: 32 rings are disjoint cycles, node i in ring i % 32
   const std::uint64_t n = 32 * 100 + 5;  // 5 nodes left out
   const auto next = g::chase_successors(n, 32, 3);
   for (unsigned r = 0; r < 32; ++r) CHECK(cycle_length(next, r, 32) == 100);
-  for (std::uint64_t i = 3200; i < n; ++i) CHECK(next[i] == i);  // left-out nodes point to themselves
+  for (std::uint64_t i = 3200; i < n; ++i)
+    CHECK(next[i] == i);  // left-out nodes point to themselves
   CHECK(next != g::chase_successors(n, 1, 3));
 }
 
@@ -102,13 +106,13 @@ TEST_CASE("chase_successors: refuses rings of fewer than two nodes and 32-bit ov
 // ---- step policy -----------------------------------------------------------------------------
 
 TEST_CASE("chase step policy: clamp(nodes x passes) and a full-pass warm-up for short rings") {
-  g::chase_options o;  // passes 4, 2^14 .. 2^19 steps
-  CHECK(g::chase_timed_steps(32, o) == (1u << 14));         // 4 KiB ring: the minimum
-  CHECK(g::chase_timed_steps(10000, o) == 40000);           // 4 passes
-  CHECK(g::chase_timed_steps(33554432, o) == (1u << 19));   // 4 GiB ring: the cap
+  g::chase_options o;                                      // passes 4, 2^14 .. 2^19 steps
+  CHECK(g::chase_timed_steps(32, o) == (1u << 14));        // 4 KiB ring: the minimum
+  CHECK(g::chase_timed_steps(10000, o) == 40000);          // 4 passes
+  CHECK(g::chase_timed_steps(33554432, o) == (1u << 19));  // 4 GiB ring: the cap
   CHECK(g::chase_warmup_steps(32, o) == 32);
   CHECK(g::chase_warmup_steps(1u << 19, o) == (1u << 19));
-  CHECK(g::chase_warmup_steps((1u << 19) + 1, o) == 0);     // no cache holds it: no warm-up
+  CHECK(g::chase_warmup_steps((1u << 19) + 1, o) == 0);  // no cache holds it: no warm-up
   o.warmup = g::chase_warmup::none;
   CHECK(g::chase_warmup_steps(32, o) == 0);
   o.warmup = g::chase_warmup::full_pass;
@@ -150,7 +154,10 @@ namespace {
 /// A synthetic H100/H200-like curve: L1, L2 near, L2 far, DRAM, DRAM + TLB misses, with
 /// one transition point between each, and +-`noise` relative wobble (deterministic).
 std::vector<m::latency_point> synthetic_curve(double noise) {
-  struct seg { double level; int points; };
+  struct seg {
+    double level;
+    int points;
+  };
   const seg segs[] = {{33, 6},  {120, 1}, {262, 7}, {360, 1}, {480, 3},
                       {590, 1}, {700, 6}, {850, 1}, {1000, 3}};
   std::vector<m::latency_point> c;
@@ -190,7 +197,7 @@ TEST_CASE("find_plateaus: finds L1, L2 near, L2 far, DRAM and the TLB step") {
 
 TEST_CASE("find_plateaus: a lone spike inside a plateau is an outlier, not a boundary") {
   auto c = synthetic_curve(0);
-  c[10].cycles = 900;  // inside the L2-near plateau (points 7..13)
+  c[10].value = 900;  // inside the L2-near plateau (points 7..13)
   const auto ps = m::find_plateaus(c);
   REQUIRE(ps.size() == 5);
   CHECK(ps[1].first == 7);
@@ -233,19 +240,27 @@ TEST_CASE("find_plateaus: edge cases and bad input") {
   CHECK(m::find_plateaus({{1, 100}, {2, 101}, {3, 300}, {4, 400}, {5, 99}, {6, 100}}).size() == 2);
 }
 
-TEST_CASE("describe(plateaus), chase_result::point and latency_curve") {
+TEST_CASE("describe(plateaus) and the curve helpers") {
   const auto ps = m::find_plateaus(synthetic_curve(0));
   const std::string text = m::describe(ps, 2000);  // 2 GHz: 33 cycles = 16.5 ns
-  CHECK(text.find("plateau 1: 4 KiB .. 128 KiB  33.0 cycles = 16.5 ns (6 points)") != std::string::npos);
+  CHECK(text.find("plateau 1: 4 KiB .. 128 KiB  33.0 cycles = 16.5 ns (6 points)") !=
+        std::string::npos);
   CHECK(text.find("plateau 5:") != std::string::npos);
   CHECK(m::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
-  g::chase_result r;
-  r.bytes = 1 << 20;
-  r.cycles_per_hop = 250;
-  CHECK(r.point() == std::pair<double, double>(1 << 20, 250));
-  const auto c = m::latency_curve({r, r});
-  REQUIRE(c.size() == 2);
-  CHECK(c[0].bytes == 1 << 20);
-  CHECK(c[1].cycles == 250);
-  CHECK(std::isnan(g::chase_result{}.ns_per_hop));
+  // window_median, peak_up_to, capacity: the readings the experiments take off a curve.
+  const std::vector<m::curve_point> c = {{1 << 12, 100}, {1 << 14, 110}, {1 << 16, 90},
+                                         {1 << 20, 40},  {1 << 22, 42},  {1 << 24, 10}};
+  CHECK(*m::window_median(c, 1 << 12, 1 << 16) == 100);
+  CHECK(*m::window_median(c, 1 << 20, 1 << 22) == 41);
+  CHECK(!m::window_median(c, 1 << 25, 1 << 26));
+  CHECK(*m::peak_up_to(c, 1 << 16) == 110);
+  CHECK(!m::peak_up_to(c, 100));
+  // From the peak (110 at 16 KiB), the first fall below sqrt(110 x 40) = 66.3 is between 64 KiB
+  // (90) and 1 MiB (40), interpolated in log-log space.
+  const auto cap = m::capacity(c, 110, 40);
+  REQUIRE(cap);
+  CHECK(*cap > (1 << 16));
+  CHECK(*cap < (1 << 20));
+  CHECK(!m::capacity(c, 110, 0));
+  CHECK(!m::capacity({{1, 5}, {2, 5}}, 5, 4));  // never falls below
 }

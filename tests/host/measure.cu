@@ -1,16 +1,26 @@
-// host tier: measure/ and report/ logic (statistics, stopping rule, flags, sweeps, JSON, CSV)
+// host tier: measure/ and report/ logic (statistics, stopping rule, option limits, flags,
+// rates of every sample unit, sweeps, JSON, CSV, the command line, output paths)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cuprobe/core/file.cuh>
+#include <cuprobe/core/stats.cuh>
 #include <cuprobe/measure/flags.cuh>
-#include <cuprobe/measure/stats.cuh>
+#include <cuprobe/measure/runner.cuh>
+#include <cuprobe/measure/stopping_rule.cuh>
 #include <cuprobe/measure/sweep.cuh>
+#include <cuprobe/report/cli.cuh>
 #include <cuprobe/report/csv.cuh>
 #include <cuprobe/report/results.cuh>
 #include <cuprobe/report/summary.cuh>
 #include <cuprobe/report/table.cuh>
 
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 using doctest::Approx;
@@ -55,26 +65,103 @@ TEST_CASE("summarize: duplicates and a single sample") {
   CHECK(one.rel_stdev == 0);
   CHECK_THROWS_AS(cuprobe::summarize({}), cuprobe::error);
   CHECK_THROWS_AS(one.percentile(101), cuprobe::error);
+  // The one median: odd and even counts, and the same rule as summarize().
+  CHECK(cuprobe::median({3, 1, 2}) == 2);
+  CHECK(cuprobe::median({4, 1, 3, 2}) == 2.5);
+  CHECK(cuprobe::median({2, 2, 2, 7, 2}) == d.median);
+  CHECK_THROWS_AS(cuprobe::median({}), cuprobe::error);
 }
 
 TEST_CASE("stopping rule: fixed count") {
   const auto r = cuprobe::stopping_rule::fixed(3);
   using v = cuprobe::stopping_rule::verdict;
-  CHECK(r.decide({1, 1}, 0) == v::more);
-  CHECK(r.decide({1, 5, 9}, 0) == v::converged);  // noise does not matter for a fixed count
+  CHECK(r.decide({1, 1}, 2, 0) == v::more);
+  CHECK(r.decide({1, 5, 9}, 15, 0) == v::converged);  // noise does not matter for a fixed count
 }
 
 TEST_CASE("stopping rule: adaptive needs the minimum time, the minimum count and low noise") {
   using v = cuprobe::stopping_rule::verdict;
   const auto r = cuprobe::stopping_rule::adaptive(/*min_time_s=*/1.0, /*noise=*/0.05, /*min_n=*/3,
                                                   /*max_n=*/6, /*timeout_s=*/100);
-  CHECK(r.decide({0.5, 0.5}, 1) == v::more);             // too few samples
-  CHECK(r.decide({0.1, 0.1, 0.1}, 1) == v::more);        // quiet but only 0.3 s of samples
-  CHECK(r.decide({0.4, 0.4, 0.4}, 2) == v::converged);   // 1.2 s, no noise
-  CHECK(r.decide({0.4, 0.8, 0.4}, 2) == v::more);        // 1.6 s but 43 % noise
-  CHECK(r.decide({0.4, 0.8, 0.4, 0.8, 0.4, 0.8}, 3) == v::max_samples);
-  CHECK(r.decide({0.4, 0.8, 0.4, 0.8}, 101) == v::timeout);
-  CHECK(r.decide({0.4}, 101) == v::timeout);  // timeout holds below the minimum count too
+  CHECK(r.decide({0.5, 0.5}, 1.0, 1) == v::more);            // too few samples
+  CHECK(r.decide({0.1, 0.1, 0.1}, 0.3, 1) == v::more);       // quiet but only 0.3 s of samples
+  CHECK(r.decide({0.4, 0.4, 0.4}, 1.2, 2) == v::converged);  // 1.2 s, no noise
+  CHECK(r.decide({0.4, 0.8, 0.4}, 1.6, 2) == v::more);       // 1.6 s but 43 % noise
+  CHECK(r.decide({0.4, 0.8, 0.4, 0.8, 0.4, 0.8}, 3.6, 3) == v::max_samples);
+  CHECK(r.decide({0.4, 0.8, 0.4, 0.8}, 2.4, 101) == v::timeout);
+  CHECK(r.decide({0.4}, 0.4, 101) == v::timeout);  // timeout holds below the minimum count too
+  // The accumulated time is the samples' own time, whatever their unit: cycles samples with
+  // 1.2 s of sampler time converge.
+  CHECK(r.decide({5e8, 5e8, 5e8}, 1.2, 2) == v::converged);
+}
+
+TEST_CASE("stopping rule and run options: absurd values are refused, naming the field") {
+  using cuprobe::stopping_rule;
+  const auto bad = [](stopping_rule r) {
+    try {
+      r.validate("t");
+    } catch (const cuprobe::error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(bad(stopping_rule::fixed(10)).empty());
+  CHECK(bad(stopping_rule::adaptive(0.5, 0.01)).empty());
+  CHECK(bad(stopping_rule::fixed(0)).find("min_samples is 0") != std::string::npos);
+  CHECK(bad(stopping_rule::fixed(std::size_t(-1))).find("max_samples is 18446744073709551615") !=
+        std::string::npos);  // what -1 becomes
+  CHECK(bad(stopping_rule::adaptive(0.5, 0.01, 20, 10))
+            .find("min_samples (20) is above max_samples (10)") != std::string::npos);
+  CHECK(bad(stopping_rule::adaptive(-1, 0.01)).find("min_time_s") != std::string::npos);
+  CHECK(bad(stopping_rule::adaptive(0.1, std::nan(""))).find("max_rel_noise") != std::string::npos);
+  CHECK(bad(stopping_rule::adaptive(0.1, -0.5)).find("max_rel_noise") != std::string::npos);
+  CHECK(bad(stopping_rule::adaptive(0.1, 0.01, 10, 100, -3)).find("timeout_s") !=
+        std::string::npos);
+  CHECK(bad(stopping_rule::adaptive(std::numeric_limits<double>::infinity(), 0.01))
+            .find("min_time_s") != std::string::npos);
+
+  const auto bad_opt = [](cuprobe::run_options o) {
+    try {
+      cuprobe::validate_options(o, "measure(\"x\")");
+    } catch (const cuprobe::error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  cuprobe::run_options ok;
+  CHECK(bad_opt(ok).empty());
+  auto o = ok;
+  o.iterations = std::size_t(-1);  // SIZE_MAX once reported 1.3e22 GB/s
+  o.mode = cuprobe::loop_mode::in_kernel;
+  CHECK(bad_opt(o).find("run_options.iterations is 18446744073709551615") != std::string::npos);
+  o = ok;
+  o.warmup = std::size_t(-1);
+  CHECK(bad_opt(o).find("run_options.warmup") != std::string::npos);
+  o = ok;
+  o.batch = 0;
+  CHECK(bad_opt(o).find("run_options.batch is 0") != std::string::npos);
+  o = ok;
+  o.batch = std::size_t(1) << 21;
+  CHECK(bad_opt(o).find("run_options.batch") != std::string::npos);
+  o = ok;
+  o.rotations = 0;
+  CHECK(bad_opt(o).find("run_options.rotations") != std::string::npos);
+  o = ok;
+  o.iterations = 4;  // launches mode: one pass per launch
+  CHECK(bad_opt(o).find("loop_mode::launches") != std::string::npos);
+  o.mode = cuprobe::loop_mode::in_kernel;
+  CHECK(bad_opt(o).empty());
+  o = ok;
+  o.noise_threshold = std::nan("");
+  CHECK(bad_opt(o).find("noise_threshold") != std::string::npos);
+  o.noise_threshold = -1;
+  CHECK(bad_opt(o).find("noise_threshold") != std::string::npos);
+  o = ok;
+  o.clock_mhz = 0;
+  CHECK(bad_opt(o).find("clock_mhz") != std::string::npos);
+  o = ok;
+  o.stop = cuprobe::stopping_rule::fixed(0);
+  CHECK(bad_opt(o).find("measure(\"x\"): stopping_rule.min_samples") != std::string::npos);
 }
 
 TEST_CASE("flags: throttling, DRAM peak, noise, clock unknown, few samples") {
@@ -91,11 +178,13 @@ TEST_CASE("flags: throttling, DRAM peak, noise, clock unknown, few samples") {
   CHECK(f[0].message.find("1700 MHz") != std::string::npos);
   in.min_sm_clock_mhz = 1790;  // 90.4 %: fine
   CHECK(cuprobe::evaluate_flags(in).empty());
-  in.throttle_reasons = 0x4;   // NVML says power cap
+  in.throttle_reasons = 0x4;  // NVML says power cap
   CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "throttling"));
   in.throttle_reasons = 0;
 
   in.dram_working_set = true;
+  in.working_set_bytes = 4e9;
+  in.l2_bytes = 60e6;
   in.nominal_dram_bytes_per_s = 4.8e12;
   in.bytes_per_s = 4.5e12;
   CHECK(cuprobe::evaluate_flags(in).empty());
@@ -109,10 +198,143 @@ TEST_CASE("flags: throttling, DRAM peak, noise, clock unknown, few samples") {
   in.noise_threshold = 0.1;
   CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), "noisy"));
 
-  in.min_sm_clock_mhz = -1;
+  in.min_sm_clock_mhz.reset();
   CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "clock_unknown"));
   in.samples = 1;
   CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "few_samples"));
+}
+
+namespace {
+std::string message_of(const std::vector<cuprobe::flag>& flags, const std::string& code) {
+  for (const auto& f : flags)
+    if (f.code == code) return f.message;
+  return "";
+}
+cuprobe::flag_inputs quiet() {
+  cuprobe::flag_inputs in;
+  in.samples = 10;
+  in.min_sm_clock_mhz = in.max_sm_clock_mhz = 1980;
+  return in;
+}
+}  // namespace
+
+TEST_CASE("flags: a DRAM working set that fits the caches, or that is not declared") {
+  auto in = quiet();
+  in.dram_working_set = true;
+  in.l2_bytes = 60.0 * (1 << 20);
+  CHECK(message_of(cuprobe::evaluate_flags(in), "working_set_unknown").find("not checked") !=
+        std::string::npos);
+  in.working_set_bytes = double(1 << 20);  // 1 MiB, as in the report that found the hole
+  auto m = message_of(cuprobe::evaluate_flags(in), "cache_resident");
+  CHECK(m.find("of 1 MiB") != std::string::npos);
+  CHECK(m.find("the 60 MiB L2") != std::string::npos);
+  in.in_kernel = true;
+  in.iterations = 256;
+  m = message_of(cuprobe::evaluate_flags(in), "cache_resident");
+  CHECK(m.find("each of the 256 passes") != std::string::npos);
+  in.working_set_bytes = 200.0 * (1 << 20);  // above the L2 but below 4 x the L2
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "cache_resident"));
+  in.working_set_bytes = 4.0 * (1u << 30);
+  CHECK(cuprobe::evaluate_flags(in).empty());
+  in.dram_working_set = false;  // an L2 benchmark is meant to fit
+  in.working_set_bytes = double(1 << 20);
+  CHECK(cuprobe::evaluate_flags(in).empty());
+}
+
+TEST_CASE("flags: launch-bound samples, debug builds, rates above a physical ceiling") {
+  auto in = quiet();
+  in.launch_floor_s = 7.9e-6;
+  in.sample_s = 10e-6;  // an empty-ish kernel: launching is most of the sample
+  auto m = message_of(cuprobe::evaluate_flags(in), "launch_bound");
+  CHECK(m.find("7.9 us") != std::string::npos);
+  CHECK(m.find("79.0 %") != std::string::npos);
+  CHECK(m.find("graph") != std::string::npos);
+  in.sample_s = 1e-3;  // 0.8 %: fine
+  CHECK(cuprobe::evaluate_flags(in).empty());
+
+  in.debug_build = true;
+  CHECK(message_of(cuprobe::evaluate_flags(in), "debug_build").find("Release") !=
+        std::string::npos);
+  in.debug_build = false;
+
+  in.memory_peak_bytes_per_s = 33e12;
+  in.bytes_per_s = 1.3e22 * 1e9;  // what iterations = SIZE_MAX once reported
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_memory_peak"));
+  in.bytes_per_s = 10e12;
+  CHECK(cuprobe::evaluate_flags(in).empty());
+  in.compute_peak_ops_per_s = 33.4e12;
+  in.ops_per_s = 40e12;
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_compute_peak"));
+  in.ops_per_s = 33e12;
+  CHECK(cuprobe::evaluate_flags(in).empty());
+}
+
+TEST_CASE("finish_measurement: every sample unit, and the flags it computes from the device") {
+  cuprobe::device_info dev;
+  dev.sm_count = 132;
+  dev.cc_major = 9;
+  dev.l2_bytes = std::size_t(60) << 20;
+  dev.sm_clock_khz = 1980000;
+  dev.memory_clock_khz = 3201000;
+  dev.memory_bus_width_bits = 6016;
+
+  cuprobe::measurement c;  // a pointer chase: 3 samples of cycles per hop at a given clock
+  c.unit = cuprobe::sample_unit::cycles;
+  c.samples = {700, 690, 710};
+  c.declared = cuprobe::work::op_count(1, "one hop");
+  c.options.clock_mhz = 1000;
+  c.options.mode = cuprobe::loop_mode::in_kernel;
+  c.options.iterations = 1 << 16;
+  cuprobe::finish_measurement(c, dev);
+  CHECK(c.stats.median == 700);
+  CHECK(*c.rate.cycles_per_op == 700);       // exact, no clock involved
+  CHECK(*c.rate.seconds == Approx(700e-9));  // 700 cycles at 1 GHz
+  CHECK(c.rate.clock_source == "given");
+  CHECK(c.seconds() == Approx(700e-9));
+  CHECK_THROWS_WITH_AS(c.gb_per_s(), doctest::Contains("declared no bytes"), cuprobe::error);
+
+  cuprobe::measurement n;  // %globaltimer
+  n.unit = cuprobe::sample_unit::nanoseconds;
+  n.samples = {2000, 2000, 2000};
+  n.declared = cuprobe::work::bytes_moved(4e6, 0, "read");
+  cuprobe::finish_measurement(n, dev);
+  CHECK(*n.rate.seconds == Approx(2e-6));
+  CHECK(n.gb_per_s() == Approx(2000));
+  CHECK(n.rate.clock_source == "device maximum");
+
+  cuprobe::measurement v;  // a value: no time, no rates
+  v.unit = cuprobe::sample_unit::value;
+  v.samples = {0.5, 0.25, 0.75};
+  v.declared = cuprobe::work::op_count(1, "a ratio");
+  cuprobe::finish_measurement(v, dev);
+  CHECK(v.stats.median == 0.5);
+  CHECK(!v.rate.seconds);
+  CHECK(!v.rate.ops_per_s);
+  CHECK(!v.rate.cycles_per_op);
+  CHECK_THROWS_AS(v.seconds(), cuprobe::error);
+
+  cuprobe::measurement d;  // a "DRAM" run over 1 MiB: flagged, with the sizes
+  d.samples = {1e-6, 1e-6, 1e-6};
+  d.declared = cuprobe::work::bytes_moved(double(1 << 20), 0, "read", true, double(1 << 20));
+  cuprobe::finish_measurement(d, dev);
+  CHECK(cuprobe::has_flag(d.flags, "cache_resident"));
+  d.declared.working_set_bytes.reset();
+  cuprobe::finish_measurement(d, dev);
+  CHECK(cuprobe::has_flag(d.flags, "working_set_unknown"));
+
+  cuprobe::measurement x;  // an FMA chain whose declared ops are absurd
+  x.samples = {1e-3, 1e-3, 1e-3};
+  x.declared =
+      cuprobe::work::flop_count(2e20, 1e20, "fma").with_op_kind(cuprobe::model::op_kind::fp32_fma);
+  cuprobe::finish_measurement(x, dev);
+  CHECK(message_of(x.flags, "above_compute_peak").find("peak model") != std::string::npos);
+
+  cuprobe::measurement l;  // an event-timed sample barely above the launch floor
+  l.samples = {9e-6, 9e-6, 9e-6};
+  l.launch_floor_s = 7.9e-6;
+  cuprobe::finish_measurement(l, dev);
+  CHECK(cuprobe::has_flag(l.flags, "launch_bound"));
+  CHECK(cuprobe::has_flag(l.flags, "debug_build") == cuprobe::arch::debug_device_code);
 }
 
 TEST_CASE("sweep: cartesian and zipped expansion") {
@@ -162,7 +384,7 @@ TEST_CASE("csv: quoting and one row per measurement") {
   m.name = "copy";
   m.params["threads"] = 256;
   m.params["op"] = ".cg";
-  m.samples_s = {2e-3, 1e-3, 3e-3};
+  m.samples = {2e-3, 1e-3, 3e-3};
   m.declared = cuprobe::work::bytes_moved(1e9, 1e9, "copy: N read + N written");
   m.options.clock_mhz = 1000;
   cuprobe::device_info dev;
@@ -170,26 +392,28 @@ TEST_CASE("csv: quoting and one row per measurement") {
   const std::string csv = cuprobe::measurements_csv({m});
   const auto nl = csv.find('\n');
   CHECK(csv.substr(0, nl) ==
-        "name,threads,op,samples,median_s,min_s,mean_s,max_s,stdev_s,rel_stdev,"
-        "bytes_per_iteration,gb_per_s,tflop_per_s,ops_per_s,cycles_per_op,clock_mhz,accounting,flags");
-  CHECK(csv.find("copy,256,.cg,3,0.002,0.001,0.002,0.003,0.001,0.5,2000000000,1000,,,,1000,"
-                 "copy: N read + N written,") != std::string::npos);
+        "name,threads,op,unit,samples,median,min,mean,max,stdev,rel_stdev,seconds,"
+        "bytes_per_iteration,gb_per_s,tflop_per_s,ops_per_s,cycles_per_op,clock_mhz,accounting,"
+        "flags");
+  CHECK(
+      csv.find("copy,256,.cg,seconds,3,0.002,0.001,0.002,0.003,0.001,0.5,0.002,2000000000,1000,,,,"
+               "1000,copy: N read + N written,") != std::string::npos);
 }
 
 TEST_CASE("finish_measurement derives rates from the median and the declared work") {
   cuprobe::measurement m;
-  m.samples_s = {1e-3, 2e-3, 4e-3};
+  m.samples = {1e-3, 2e-3, 4e-3};
   m.declared.bytes_read = 3e9;
   m.declared.flops = 8e9;
   m.declared.ops = 4e9;
   m.options.clock_mhz = 2000;
   cuprobe::device_info dev;
   cuprobe::finish_measurement(m, dev);
-  CHECK(m.rate.seconds == Approx(2e-3));
-  CHECK(m.rate.bytes_per_s == Approx(1.5e12));
-  CHECK(m.rate.flop_per_s == Approx(4e12));
-  CHECK(m.rate.ops_per_s == Approx(2e12));
-  CHECK(m.rate.cycles_per_op == Approx(1e-3));  // 2 ms x 2 GHz / 4e9
+  CHECK(*m.rate.seconds == Approx(2e-3));
+  CHECK(*m.rate.bytes_per_s == Approx(1.5e12));
+  CHECK(*m.rate.flop_per_s == Approx(4e12));
+  CHECK(*m.rate.ops_per_s == Approx(2e12));
+  CHECK(*m.rate.cycles_per_op == Approx(1e-3));  // 2 ms x 2 GHz / 4e9
   CHECK(m.rate.clock_source == "given");
   CHECK(cuprobe::has_flag(m.flags, "noisy"));
 }
@@ -197,8 +421,13 @@ TEST_CASE("finish_measurement derives rates from the median and the declared wor
 TEST_CASE("table: aligned columns, numbers right-aligned") {
   cuprobe::table t({"case", "GB/s"});
   t.add_row({"read", "4512.3"}).add_row({"write-long", "12.0"});
-  CHECK(t.str() == "case        GB/s\n----------  ------\nread        4512.3\nwrite-long    12.0\n");
-  CHECK(cuprobe::fmt(-1, 1, true) == "-");
+  CHECK(t.str() ==
+        "case        GB/s\n----------  ------\nread        4512.3\nwrite-long    12.0\n");
+  CHECK(cuprobe::fmt(std::optional<double>{}, 1) == "-");
+  CHECK(cuprobe::fmt(std::optional<double>{2.5}, 1) == "2.5");
+  CHECK(cuprobe::fmt_sample(280.66, cuprobe::sample_unit::cycles) == "280.7 cycles");
+  CHECK(cuprobe::fmt_sample(1.5e-3, cuprobe::sample_unit::seconds) == "1.500 ms");
+  CHECK(cuprobe::fmt_sample(1500, cuprobe::sample_unit::nanoseconds) == "1.500 us");
   CHECK(cuprobe::fmt_bytes(4096) == "4 KiB");
   CHECK(cuprobe::fmt_bytes(1.5 * 1048576) == "1.5 MiB");
 }
@@ -209,8 +438,8 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   cuprobe::measurement m;
   m.name = "dram.read \"float4\"";
   m.params["elements"] = 1 << 20;
-  m.samples_s = {1e-3, 2e-3, 3e-3, 4e-3};
-  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes", true);
+  m.samples = {1e-3, 2e-3, 3e-3, 4e-3};
+  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes", true, 8e9);
   cuprobe::device_info dev;
   dev.name = "Test GPU";
   dev.sm_count = 2;
@@ -234,12 +463,11 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   const std::string validator = std::string(CUPROBE_SOURCE_DIR) + "/tools/validate_results.py";
   CHECK(std::system((py + " " + validator + " " + path).c_str()) == 0);
   const std::string check =
-      py + " -c \"import json; d=json.load(open('" + path + "'));" +
-      " b=d['benchmarks'][0];" +
-      " assert d['schema']=='cuprobe.results/1';" +
+      py + " -c \"import json; d=json.load(open('" + path + "'));" + " b=d['benchmarks'][0];" +
+      " assert d['schema']=='cuprobe.results/2';" +
       " assert b['name']=='dram.read \\\"float4\\\"', b['name'];" +
-      " assert b['samples_s']==[0.001,0.002,0.003,0.004];" +
-      " assert b['summary']['median']==0.0025;" +
+      " assert b['unit']=='seconds';" + " assert b['samples']==[0.001,0.002,0.003,0.004];" +
+      " assert b['work']['working_set_bytes']==8e9;" + " assert b['summary']['median']==0.0025;" +
       " assert b['params']['elements']==1048576;" +
       " assert abs(b['rates']['gb_per_s']-1600.0)<1e-9;" +
       " assert b['work']['dram_working_set'] is True;" +
@@ -257,6 +485,61 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   cuprobe::write_text("host_measure_summary.json", sdoc.dump(2));
   CHECK(std::system((py + " " + validator + " host_measure_summary.json").c_str()) == 0);
   // The validator rejects a broken file.
-  cuprobe::write_text("host_measure_bad.json", "{\"schema\": \"cuprobe.results/1\"}");
+  cuprobe::write_text("host_measure_bad.json", "{\"schema\": \"cuprobe.results/2\"}");
   CHECK(std::system((py + " " + validator + " host_measure_bad.json > /dev/null").c_str()) != 0);
+}
+
+TEST_CASE("cli: numbers parsed strictly, ranges stated, output paths checked before any run") {
+  using cuprobe::cli;
+  using cuprobe::cli_option;
+  const std::vector<cli_option> opts = {cli_option::integer("--passes", "passes", 1, 4096, 4),
+                                        cli_option::number("--factor", "factor", 1, 1024, 8),
+                                        cli_option::path("--markdown", "a report")};
+  const auto parse = [&](std::vector<std::string> args) {
+    std::vector<char*> argv{const_cast<char*>("prog")};
+    for (auto& a : args) argv.push_back(a.data());
+    return cli::parse(int(argv.size()), argv.data(), "test", opts);
+  };
+  const auto refused = [&](std::vector<std::string> args) {
+    try {
+      parse(std::move(args));
+    } catch (const cuprobe::error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(parse({}).get_integer("--passes") == 4);
+  CHECK(parse({"--passes", "12"}).get_integer("--passes") == 12);
+  CHECK(parse({"--factor", "2.5e1"}).get_number("--factor") == 25);
+  CHECK(refused({"--passes", "-1"}).find("outside its range: an integer in 1 .. 4096") !=
+        std::string::npos);
+  CHECK(refused({"--passes", "0x10"}).find("expects an integer") != std::string::npos);
+  CHECK(refused({"--passes", "1.5"}).find("expects an integer") != std::string::npos);
+  CHECK(refused({"--passes", "12abc"}).find("expects an integer") != std::string::npos);
+  CHECK(refused({"--factor", "nan"}).find("expects a number") != std::string::npos);
+  CHECK(refused({"--factor", "inf"}).find("expects a number") != std::string::npos);
+  CHECK(refused({"--factor", "1e999"}).find("expects a number") != std::string::npos);
+  CHECK(refused({"--factor", ""}).find("expects a number") != std::string::npos);
+  CHECK(refused({"--passes"}).find("needs a value") != std::string::npos);
+  CHECK(refused({"--bogus", "1"}).find("unknown option '--bogus'") != std::string::npos);
+  // Output paths: a directory, a missing directory, a read-only location.
+  ::mkdir("host_measure_dir", 0755);
+  CHECK(refused({"--json", "host_measure_dir"}).find("is a directory") != std::string::npos);
+  CHECK(refused({"--csv", "no/such/dir/out.csv"}).find("cannot write 'no/such/dir/out.csv'") !=
+        std::string::npos);
+  CHECK(refused({"--markdown", "/proc/version/x.md"}).find("--markdown: cannot write") !=
+        std::string::npos);
+  CHECK(refused({"--json", "host_measure_ok.json"}).empty());
+  struct stat st {};
+  CHECK(::stat("host_measure_ok.json", &st) != 0);  // the check left no file behind
+  // --profile reaches the run options; the environment is not touched.
+  CHECK(parse({"--profile"}).run_options().profile);
+  CHECK(std::getenv("CUPROBE_PROFILE") == nullptr);
+  CHECK(!parse({}).run_options().profile);
+}
+
+TEST_CASE("write_text names the path and the reason") {
+  CHECK_THROWS_WITH_AS(cuprobe::write_text("no/such/dir/x.txt", "x"),
+                       doctest::Contains("cannot open 'no/such/dir/x.txt' for writing"),
+                       cuprobe::error);
 }

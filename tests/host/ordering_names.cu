@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cuprobe/experiments/ordering.cuh>
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/fence.cuh>
 
@@ -46,22 +47,32 @@ TEST_CASE("publish_pattern names") {
   CHECK(g::last_block_sum_threads == 256);
 }
 
-TEST_CASE("fence_cost defaults to unsupported and NaN; bad arguments are refused first") {
-  const g::fence_cost c;
+TEST_CASE(
+    "fence_cost results default to unsupported and unknown; bad arguments are refused first") {
+  namespace ex = cuprobe::experiments;
+  const ex::fence_cost_result c;
   CHECK(!c.supported);
-  CHECK(std::isnan(c.cycles_with));
-  CHECK(std::isnan(c.cycles_without));
-  CHECK(std::isnan(c.cycles_per_fence));
-  const g::fence_cost_options o;
+  CHECK(!c.with);
+  CHECK(!c.without);
+  CHECK(!c.cycles_per_fence);
+  const ex::fence_cost_options o;
   CHECK(o.iterations == 1024);
-  CHECK(o.repeats == 5);
+  CHECK(o.run.stop.max_samples == 5);
   // Refused before any CUDA call, so the same sentence with or without a GPU.
-  CHECK_THROWS_WITH_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(0)),
+  CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(0, o)),
                        doctest::Contains("threads must be 1..1024"), cuprobe::error);
-  g::fence_cost_options none;
-  none.repeats = 0;
-  CHECK_THROWS_WITH_AS((g::measure_fence_cost<p::sem::sc, p::scope::gpu>(32, none)),
-                       doctest::Contains("repeats"), cuprobe::error);
+  ex::fence_cost_options none;
+  none.run.stop = cuprobe::stopping_rule::fixed(0);
+  CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(32, none)),
+                       doctest::Contains("min_samples"), cuprobe::error);
+  ex::fence_cost_options zero;
+  zero.iterations = 0;
+  CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(32, zero)),
+                       doctest::Contains("iterations is 0"), cuprobe::error);
   CHECK_THROWS_WITH_AS(g::last_block_sum(0), doctest::Contains("max_blocks must be at least 1"),
                        cuprobe::error);
+  ex::publish_consume_options pc;
+  pc.launches = 0;
+  CHECK_THROWS_WITH_AS(ex::publish_consume(g::publish_pattern::acq_rel_atomic, pc),
+                       doctest::Contains("launches is 0"), cuprobe::error);
 }

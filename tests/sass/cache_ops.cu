@@ -50,11 +50,16 @@ __device__ __forceinline__ void store_all(const widths* in, widths* out) {
   st<Op>(&out->v2_b64, in->v2_b64);
 }
 
-#define PROBE_LD(OP) \
-  extern "C" __global__ void probe_ld_##OP(const widths* in, widths* out) { load_all<cache::OP>(in, out); }
-#define PROBE_ST(OP) \
-  extern "C" __global__ void probe_st_##OP(const widths* in, widths* out) { store_all<cache::OP>(in, out); }
+#define PROBE_LD(OP)                                                        \
+  extern "C" __global__ void probe_ld_##OP(const widths* in, widths* out) { \
+    load_all<cache::OP>(in, out);                                           \
+  }
+#define PROBE_ST(OP)                                                        \
+  extern "C" __global__ void probe_st_##OP(const widths* in, widths* out) { \
+    store_all<cache::OP>(in, out);                                          \
+  }
 
+// clang-format off
 PROBE_LD(none) PROBE_LD(ca) PROBE_LD(cg) PROBE_LD(cs) PROBE_LD(lu) PROBE_LD(cv)
 PROBE_LD(evict_normal) PROBE_LD(evict_unchanged) PROBE_LD(evict_first) PROBE_LD(evict_last)
 PROBE_LD(no_allocate) PROBE_LD(nc) PROBE_LD(nc_ca) PROBE_LD(nc_cg) PROBE_LD(nc_cs)
@@ -63,6 +68,8 @@ PROBE_LD(L2_64B) PROBE_LD(L2_128B) PROBE_LD(L2_256B) PROBE_LD(nc_L2_256B)
 
 PROBE_ST(none) PROBE_ST(wb) PROBE_ST(cg) PROBE_ST(cs) PROBE_ST(wt) PROBE_ST(evict_normal)
 PROBE_ST(evict_unchanged) PROBE_ST(evict_first) PROBE_ST(evict_last) PROBE_ST(no_allocate)
+static_assert(true, "the end of the probe list");  // a statement, so that formatting resumes
+// clang-format on
 
 extern "C" __global__ void probe_ld_user_op(const widths* in, widths* out) {
   load_all<probe_nc_evict_last_L2_128B>(in, out);

@@ -23,8 +23,7 @@ void instantiate() {
 }
 
 template void instantiate<g::ops::fma_f32, g::ops::add_f32, g::ops::mul_f32, g::ops::hfma2_f16,
-                          g::ops::hfma2_bf16, g::ops::fma_f64, g::ops::imad_u32,
-                          g::ops::iadd3_u32, g::ops::lop3_b32, g::ops::rsqrt_f32,
-                          g::ops::shfl_idx, dp4a_s32>();
+                          g::ops::hfma2_bf16, g::ops::fma_f64, g::ops::imad_u32, g::ops::iadd3_u32,
+                          g::ops::lop3_b32, g::ops::rsqrt_f32, g::ops::shfl_idx, dp4a_s32>();
 
 }  // namespace compute_probe

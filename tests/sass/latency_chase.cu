@@ -4,10 +4,12 @@
 #include <cuprobe/gen/chase.cuh>
 
 namespace g = cuprobe::gen;
-template __global__ void g::chase_kernel<g::chase_load_global>(g::chase_kernel_args, g::chase_load_global,
-                                                                g::chase_lane_out*);
+template __global__ void g::chase_kernel<g::chase_load_global>(g::chase_kernel_args,
+                                                               g::chase_load_global,
+                                                               g::chase_lane_out*);
 template __global__ void g::chase_kernel<g::chase_load_global_cg>(g::chase_kernel_args,
-                                                                   g::chase_load_global_cg,
-                                                                   g::chase_lane_out*);
-template __global__ void g::shared_chase_kernel<0>(const std::uint32_t*, std::uint32_t, std::uint32_t,
-                                                   g::chase_kernel_args, g::chase_lane_out*);
+                                                                  g::chase_load_global_cg,
+                                                                  g::chase_lane_out*);
+template __global__ void g::shared_chase_kernel<0>(const std::uint32_t*, std::uint32_t,
+                                                   std::uint32_t, g::chase_kernel_args,
+                                                   g::chase_lane_out*);

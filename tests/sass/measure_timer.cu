@@ -8,7 +8,7 @@ __global__ void timed_chain(cuprobe::region_timer_view t, float* out, float a, f
   const auto r = t.start();
 #pragma unroll
   for (int i = 0; i < 64; ++i) x = fmaf(x, a, b);
-  cuprobe::ptx::keep_register(x);
+  cuprobe::ptx::keep(x);
   t.stop(r);
   out[threadIdx.x] = x;
 }

@@ -6,11 +6,11 @@
 
 namespace p = cuprobe::ptx;
 
-#define PROBE_FENCE(NAME, ...)                          \
-  extern "C" __global__ void NAME(unsigned* x) {        \
-    x[0] = 1;                                           \
-    __VA_ARGS__;                                        \
-    x[1] = 2;                                           \
+#define PROBE_FENCE(NAME, ...)                   \
+  extern "C" __global__ void NAME(unsigned* x) { \
+    x[0] = 1;                                    \
+    __VA_ARGS__;                                 \
+    x[1] = 2;                                    \
   }
 
 PROBE_FENCE(probe_fence_sc_cta, (p::fence<p::sem::sc, p::scope::cta>()))
@@ -42,7 +42,9 @@ template __global__ void g::last_block_sum_kernel<g::publish_pattern::acq_rel_at
     const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
 template __global__ void g::last_block_sum_kernel<g::publish_pattern::release_atomic_acquire_load>(
     const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
-template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(unsigned*, unsigned long long*,
-                                                                             unsigned, int*);
-template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(unsigned*, unsigned long long*,
-                                                                              unsigned, int*);
+template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(unsigned*,
+                                                                               unsigned long long*,
+                                                                               unsigned, int*);
+template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(unsigned*,
+                                                                                unsigned long long*,
+                                                                                unsigned, int*);

@@ -16,11 +16,32 @@
 
 #include <cuda_runtime_api.h>
 
+/// 1 when device code carries cuprobe's debug checks (address, alignment and size checks that
+/// printf a sentence and __trap(), bounded mbarrier waits): NDEBUG undefined (CMake's Debug
+/// and unset build types), or CUPROBE_DEBUG defined. Define it to 0 or 1 to decide yourself.
+/// The runner flags every measurement of such a build (flag "debug_build").
+#if !defined(CUPROBE_PTX_CHECKS)
+#if !defined(NDEBUG) || defined(CUPROBE_DEBUG)
+#define CUPROBE_PTX_CHECKS 1
+#else
+#define CUPROBE_PTX_CHECKS 0
+#endif
+#endif
+
 #include <string>
 
 #include "cuprobe/core/error.cuh"
 
 namespace cuprobe::arch {
+
+/// True when this translation unit's device code carries debug code: cuprobe's device checks
+/// (CUPROBE_PTX_CHECKS) or nvcc -G (__CUDACC_DEBUG__). The runner flags measurements taken
+/// from such a build ("debug_build").
+#if CUPROBE_PTX_CHECKS || defined(__CUDACC_DEBUG__)
+inline constexpr bool debug_device_code = true;
+#else
+inline constexpr bool debug_device_code = false;
+#endif
 
 /// The architecture of the current device compilation pass (e.g. 900 for sm_90), or
 /// `host_pass` in the host pass.
@@ -54,8 +75,7 @@ inline constexpr bool sm90a = has_sm90a_features || always_false<T>;
   static_assert(::cuprobe::arch::detail::at_least<MIN, T>, MESSAGE)
 
 /// Fails compilation of the enclosing template (dependent on T) unless compiled for sm_90a.
-#define CUPROBE_REQUIRE_SM90A(T, MESSAGE) \
-  static_assert(::cuprobe::arch::detail::sm90a<T>, MESSAGE)
+#define CUPROBE_REQUIRE_SM90A(T, MESSAGE) static_assert(::cuprobe::arch::detail::sm90a<T>, MESSAGE)
 
 namespace cuprobe::arch {
 

@@ -13,7 +13,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -21,6 +24,15 @@
 #include "cuprobe/core/error.cuh"
 
 namespace cuprobe {
+
+namespace detail {
+/// "1.50 GiB (1610612736 bytes)": an allocation size in a message.
+inline std::string bytes_text(double b) {
+  char s[96];
+  std::snprintf(s, sizeof s, "%.2f GiB (%.0f bytes)", b / 1073741824.0, b);
+  return s;
+}
+}  // namespace detail
 
 /// The byte written by device_buffer::poison() unless told otherwise.
 inline constexpr unsigned char poison_byte = 0xA5;
@@ -55,6 +67,43 @@ __host__ __device__ T random_value(std::uint64_t seed, std::uint64_t index, T lo
   }
 }
 
+/// The lanes of a CUDA vector type (float4: 4 floats), for lane-wise random fills.
+template <class T>
+struct vector_lanes {
+  static constexpr int count = 0;
+};
+// clang-format off
+template <> struct vector_lanes<float2> { static constexpr int count = 2; using lane = float; };
+template <> struct vector_lanes<float4> { static constexpr int count = 4; using lane = float; };
+template <> struct vector_lanes<double2> { static constexpr int count = 2; using lane = double; };
+template <> struct vector_lanes<int2> { static constexpr int count = 2; using lane = int; };
+template <> struct vector_lanes<int4> { static constexpr int count = 4; using lane = int; };
+template <> struct vector_lanes<uint2> { static constexpr int count = 2; using lane = unsigned; };
+template <> struct vector_lanes<uint4> { static constexpr int count = 4; using lane = unsigned; };
+// clang-format on
+
+/// Element `index` of a lane-wise random fill: lane j is random_value(seed, index x lanes + j).
+template <class T, class S>
+__host__ __device__ T random_lanes(std::uint64_t seed, std::uint64_t index, S lo, S hi) {
+  using L = typename vector_lanes<T>::lane;
+  constexpr int n = vector_lanes<T>::count;
+  L v[n];
+  for (int j = 0; j < n; ++j)
+    v[j] =
+        random_value<L>(seed, index * n + std::uint64_t(j), static_cast<L>(lo), static_cast<L>(hi));
+  T out;
+  static_assert(sizeof(v) == sizeof(T), "cuprobe: vector lanes must fill the vector");
+  std::memcpy(&out, v, sizeof(T));
+  return out;
+}
+
+template <class T, class S>
+__global__ void fill_random_lanes_kernel(T* p, std::size_t n, std::uint64_t seed, S lo, S hi) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    p[i] = random_lanes<T>(seed, i, lo, hi);
+}
+
 template <class T>
 __global__ void fill_kernel(T* p, std::size_t n, T value) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
@@ -85,8 +134,34 @@ class device_buffer {
   using value_type = T;
 
   device_buffer() = default;
+  /// Allocates `count` elements. Refused with a sentence when count x sizeof(T) overflows; an
+  /// allocation the device cannot satisfy names the size asked for and the free memory.
   explicit device_buffer(std::size_t count) : size_(count) {
-    if (count) CUPROBE_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+    if (!count) return;
+    require(count <= std::numeric_limits<std::size_t>::max() / sizeof(T),
+            "device_buffer: " + std::to_string(count) + " elements of " +
+                std::to_string(sizeof(T)) + " bytes overflow the size of an allocation");
+    const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T));
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      ptr_ = nullptr;
+      size_ = 0;
+      std::size_t free_b = 0, total_b = 0;
+      const bool known = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
+      (void)cudaGetLastError();
+      throw error("cuprobe: device_buffer: cudaMalloc of " +
+                      detail::bytes_text(double(count) * sizeof(T)) +
+                      " failed (cudaErrorMemoryAllocation); the device has " +
+                      (known ? detail::bytes_text(double(free_b)) + " free of " +
+                                   detail::bytes_text(double(total_b))
+                             : std::string("an unknown amount of memory free")),
+                  static_cast<int>(e));
+    }
+    if (e != cudaSuccess) {
+      ptr_ = nullptr;
+      size_ = 0;
+    }
+    CUPROBE_CHECK(e);
   }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
@@ -128,6 +203,18 @@ class device_buffer {
   void fill_random(std::uint64_t seed, T lo, T hi, cudaStream_t s = nullptr) {
     if (!size_) return;
     detail::fill_random_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, seed, lo, hi);
+    CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill_random");
+    sync_if_default(s);
+  }
+
+  /// For CUDA vector types (float2, float4, int4, uint4, double2, ...): every lane uniform in
+  /// [lo, hi), lane j of element i = random_value(seed, i x lanes + j, lo, hi); host twin:
+  /// host_random_lanes<T>(seed, i, lo, hi).
+  template <class S, class U = T, std::enable_if_t<(detail::vector_lanes<U>::count > 0), int> = 0>
+  void fill_random(std::uint64_t seed, S lo, S hi, cudaStream_t s = nullptr) {
+    if (!size_) return;
+    detail::fill_random_lanes_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, seed, lo,
+                                                                              hi);
     CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill_random");
     sync_if_default(s);
   }
@@ -174,6 +261,12 @@ class device_buffer {
 template <class T>
 T host_random(std::uint64_t seed, std::uint64_t index, T lo, T hi) {
   return detail::random_value(seed, index, lo, hi);
+}
+
+/// The host twin of device_buffer<vector type>::fill_random: element `index`.
+template <class T, class S>
+T host_random_lanes(std::uint64_t seed, std::uint64_t index, S lo, S hi) {
+  return detail::random_lanes<T>(seed, index, lo, hi);
 }
 
 /// Several equal input sets used in turn, so that repeated samples do not find their inputs in

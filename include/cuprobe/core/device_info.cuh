@@ -6,9 +6,11 @@
 // Without a GPU, query() throws cuprobe::error with one sentence that says so (and what to do).
 #pragma once
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "cuprobe/core/error.cuh"
@@ -31,11 +33,8 @@ inline void require_gpu() {
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess || n == 0) {
     (void)cudaGetLastError();
-    throw error(std::string("cuprobe: no CUDA GPU is visible to this process (") +
-                    cudaGetErrorName(e == cudaSuccess ? cudaErrorNoDevice : e) +
-                    "); run it on a machine with an NVIDIA GPU and its driver, or check "
-                    "CUDA_VISIBLE_DEVICES.",
-                static_cast<int>(e == cudaSuccess ? cudaErrorNoDevice : e));
+    const cudaError_t why = e == cudaSuccess ? cudaErrorNoDevice : e;
+    throw error(detail::no_gpu_sentence(why), static_cast<int>(why));
   }
 }
 
@@ -63,6 +62,9 @@ struct device_info {
   bool ecc_enabled = false;
   int driver_version = 0;   ///< e.g. 13000 for CUDA 13.0 driver API level
   int runtime_version = 0;  ///< e.g. 13000
+  /// The driver's minimum granularity of a device allocation (cuMemGetAllocationGranularity):
+  /// the large page size, 2 MiB on sm_70..sm_90; unset when the driver does not say.
+  std::optional<std::size_t> allocation_granularity;
 
   /// "9.0"
   std::string compute_capability() const {
@@ -111,7 +113,32 @@ struct device_info {
     d.ecc_enabled = p.ECCEnabled != 0;
     CUPROBE_CHECK(cudaDriverGetVersion(&d.driver_version));
     CUPROBE_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+    d.allocation_granularity = query_allocation_granularity(ordinal);
     return d;
+  }
+
+  /// cuMemGetAllocationGranularity (minimum, pinned device memory) through the runtime's
+  /// driver entry point (nothing links against libcuda); unset when unavailable.
+  static std::optional<std::size_t> query_allocation_granularity(int ordinal) {
+    using fn_t =
+        CUresult (*)(std::size_t*, const CUmemAllocationProp*, CUmemAllocationGranularity_flags);
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAllocationGranularity", &fn, 12000,
+                                         cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !fn) {
+      (void)cudaGetLastError();
+      return std::nullopt;
+    }
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = ordinal;
+    std::size_t g = 0;
+    if (reinterpret_cast<fn_t>(fn)(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) != CUDA_SUCCESS ||
+        g == 0)
+      return std::nullopt;
+    return g;
   }
 
   static std::string format_uuid(const cudaUUID_t& u) {

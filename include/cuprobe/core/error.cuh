@@ -12,8 +12,8 @@
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 
 namespace cuprobe {
 
@@ -68,16 +68,38 @@ inline std::string describe(CUresult r) {
   return out;
 }
 
+/// The sentence every "no GPU" failure gives, wherever it is found (require_gpu, and any CUDA
+/// call that fails with no device or no driver).
+inline std::string no_gpu_sentence(cudaError_t e) {
+  return std::string("cuprobe: no CUDA GPU is visible to this process (") + cudaGetErrorName(e) +
+         "); run it on a machine with an NVIDIA GPU and its driver, or check "
+         "CUDA_VISIBLE_DEVICES.";
+}
+
+inline bool means_no_gpu(cudaError_t e) {
+  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+         e == cudaErrorInvalidDevice || e == cudaErrorDevicesUnavailable;
+}
+
 inline bool failed(cudaError_t e) { return e != cudaSuccess; }
 inline bool failed(CUresult r) { return r != CUDA_SUCCESS; }
 
 template <class Code>
 void check(Code code, const char* call, const char* file, int line) {
   if (!failed(code)) return;
-  if constexpr (std::is_same_v<Code, cudaError_t>) (void)cudaGetLastError();  // clear sticky-free errors
-  throw error(std::string("cuprobe: ") + call + " failed at " + where(file, line) + ": " +
-                  describe(code),
-              static_cast<int>(code));
+  if constexpr (std::is_same_v<Code, cudaError_t>) {
+    (void)cudaGetLastError();  // clear sticky-free errors
+    // Without a GPU (or driver) every entry point says so in the same words, not in the
+    // driver's ("CUDA driver version is insufficient ..."), and names the call.
+    int n = 0;
+    if (means_no_gpu(code) && (cudaGetDeviceCount(&n) != cudaSuccess || n == 0)) {
+      (void)cudaGetLastError();
+      throw error(no_gpu_sentence(code) + " The call: " + call + ".", static_cast<int>(code));
+    }
+  }
+  throw error(
+      std::string("cuprobe: ") + call + " failed at " + where(file, line) + ": " + describe(code),
+      static_cast<int>(code));
 }
 
 }  // namespace detail

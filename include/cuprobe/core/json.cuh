@@ -8,7 +8,7 @@
 //   j["samples"] = cuprobe::json::array({1.5e-3, 1.6e-3});
 //   std::string text = j.dump(2);
 //
-// Non-finite numbers (NaN, inf) are written as null: JSON has no spelling for them.
+// Non-finite numbers (NaN, inf) and empty std::optional values are written as null.
 #pragma once
 
 #include <cmath>
@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -40,6 +41,9 @@ class json {
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   json(T v) : kind_(kind::number), d_(static_cast<double>(v)) {}
   json(const char* s) : kind_(kind::string), s_(s) {}
+  /// An optional value: null when empty (cuprobe's "not known").
+  template <class T>
+  json(const std::optional<T>& v) : json(v ? json(*v) : json()) {}
   json(std::string s) : kind_(kind::string), s_(std::move(s)) {}
 
   static json array(std::initializer_list<json> items = {}) {
@@ -136,13 +140,27 @@ class json {
     std::string out = "\"";
     for (unsigned char c : s) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
         default:
           if (c < 0x20) {
             char buf[8];
@@ -185,11 +203,21 @@ class json {
   }
   void write(std::string& out, int indent, int depth) const {
     switch (kind_) {
-      case kind::null: out += "null"; break;
-      case kind::boolean: out += b_ ? "true" : "false"; break;
-      case kind::integer: out += std::to_string(i_); break;
-      case kind::number: out += number_text(d_); break;
-      case kind::string: out += quote(s_); break;
+      case kind::null:
+        out += "null";
+        break;
+      case kind::boolean:
+        out += b_ ? "true" : "false";
+        break;
+      case kind::integer:
+        out += std::to_string(i_);
+        break;
+      case kind::number:
+        out += number_text(d_);
+        break;
+      case kind::string:
+        out += quote(s_);
+        break;
       case kind::array: {
         out += '[';
         bool first = true;

@@ -17,7 +17,9 @@ namespace cuprobe {
 /// sample pays the launch once per pass) or `in_kernel` (the kernel makes several passes in one
 /// launch). The runner divides samples accordingly; gen/ kernels pick their loop from it.
 enum class loop_mode { launches, in_kernel };
-inline const char* to_string(loop_mode m) { return m == loop_mode::launches ? "launches" : "in_kernel"; }
+inline const char* to_string(loop_mode m) {
+  return m == loop_mode::launches ? "launches" : "in_kernel";
+}
 
 /// Grid, block and dynamic shared memory of one launch.
 struct launch_shape {
@@ -34,17 +36,17 @@ struct launch_shape {
 
 /// What the compiler and the occupancy calculator say of a kernel at a block size.
 struct kernel_attributes {
-  int registers = 0;                 ///< per thread
-  std::size_t static_smem = 0;       ///< bytes per block
-  std::size_t dynamic_smem = 0;      ///< bytes per block, as launched
-  std::size_t local_bytes = 0;       ///< per thread (spills, local arrays)
+  int registers = 0;             ///< per thread
+  std::size_t static_smem = 0;   ///< bytes per block
+  std::size_t dynamic_smem = 0;  ///< bytes per block, as launched
+  std::size_t local_bytes = 0;   ///< per thread (spills, local arrays)
   std::size_t const_bytes = 0;
   int max_threads_per_block = 0;
-  int binary_version = 0;            ///< e.g. 90: the SASS the runtime picked
+  int binary_version = 0;  ///< e.g. 90: the SASS the runtime picked
   int ptx_version = 0;
   int block_threads = 0;
   int max_active_blocks_per_sm = 0;
-  double occupancy = 0;              ///< active warps / max warps per SM, 0..1
+  double occupancy = 0;  ///< active warps / max warps per SM, 0..1
 
   template <class Kernel>
   static kernel_attributes of(Kernel* kernel, int block_threads, std::size_t dynamic_smem = 0) {
@@ -65,7 +67,8 @@ struct kernel_attributes {
         dynamic_smem));
     int dev = 0, max_threads = 0;
     CUPROBE_CHECK(cudaGetDevice(&dev));
-    CUPROBE_CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    CUPROBE_CHECK(
+        cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     const int warps = (block_threads + 31) / 32;
     a.occupancy = max_threads ? double(a.max_active_blocks_per_sm * warps * 32) / max_threads : 0;
     return a;

@@ -1,29 +1,36 @@
-// cuprobe/suite/memory.cuh: streaming-bandwidth experiments built from gen/stream.cuh and the
-// runner, shared by examples/dram_bandwidth, examples/cache_bandwidth and device_report.
+// cuprobe/experiments/memory.cuh: the DRAM streaming experiments, built from the stream family
+// (gen/stream.cuh) and the runner: the one implementation examples/dram_bandwidth,
+// examples/cache_bandwidth and device_report call.
 //
-//   gen::stream_workload w(gen::stream_pattern::copy, 16, elements);  w.fill_inputs(1);
-//   auto r = cuprobe::suite::stream_bandwidth(kernel, w, gen::stream_shape(4, 256),
-//                                             cuprobe::loop_mode::launches, 1, {}, true);
-//   std::printf("%s: %.0f GB/s (%s)\n", kernel.name().c_str(), r.m.gb_per_s(),
-//               r.m.declared.accounting.c_str());
+//   namespace ex = cuprobe::experiments;  namespace gen = cuprobe::gen;
+//   const gen::stream_table<gen::type_list<float4>, gen::type_list<cuprobe::ptx::cache::cg>,
+//                           gen::all_patterns, gen::all_modes, gen::all_grids> kernels;
+//   ex::dram_sweep_options o;  o.persistent = {{4, 256}};  o.covering = {256};
+//   auto r = ex::dram_sweep(dev, kernels, o, [](const std::string&) {});
+//   std::printf("copy: %.0f GB/s\n", r.best(gen::stream_pattern::copy).gb_per_s());
 //
 // Each point: outputs poisoned, the kernel measured by the runner (launches: one pass per
 // launch, one launch per sample; in_kernel: `passes` passes per launch, the sample divided by
-// passes), then the output of the last launch validated exactly on the device. The byte
-// accounting comes from gen::stream_accounting (copy counts N read + N written).
+// passes), then the output of the last launch validated exactly on the device (a mismatch
+// throws). The byte accounting comes from gen::stream_accounting (copy counts N read + N
+// written); the working set (every array once) is declared, so the runner flags a "DRAM" run
+// whose arrays fit the caches.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/format.cuh"
 #include "cuprobe/gen/stream.cuh"
-#include "cuprobe/gen/stream_check.cuh"
 #include "cuprobe/measure/runner.cuh"
 
-namespace cuprobe::suite {
+namespace cuprobe::experiments {
 
 struct stream_result {
   measurement m;
@@ -31,17 +38,26 @@ struct stream_result {
 };
 
 /// "4x256" (blocks per SM x threads) for a persistent grid, "cover x256" for a covering one.
-inline std::string stream_config(gen::stream_grid grid, const launch_shape& shape) {
+inline std::string stream_config(gen::stream_grid grid, const launch_shape& shape, int sm_count) {
   const std::string t = "x" + std::to_string(shape.block.x);
   if (grid == gen::stream_grid::covering) return "cover " + t;
-  return std::to_string(shape.grid.x / unsigned(current_device().sm_count)) + t;
+  return std::to_string(shape.grid.x / unsigned(sm_count)) + t;
 }
 
-/// The samples of one streaming configuration, validated; see the file comment.
+/// The samples of one streaming configuration, validated; see the file comment. `o` gives the
+/// samples and warm-up; its mode and iterations are set from `mode` and `passes`.
 inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_workload& w,
                                       const launch_shape& shape, loop_mode mode,
                                       std::uint32_t passes, run_options o, bool dram,
                                       gen::stream_layout layout = gen::stream_layout::partitioned) {
+  require(k.pattern == w.pattern() && k.element_bytes == w.element_bytes(),
+          "stream_bandwidth: kernel '" + k.name() + "' does not match the workload (" +
+              gen::to_string(w.pattern()) + ", " + std::to_string(w.element_bytes()) +
+              "-byte elements)");
+  require(mode == k.mode,
+          "stream_bandwidth: kernel '" + k.name() + "' is not a " + to_string(mode) + " kernel");
+  require(mode == loop_mode::launches || passes >= 1,
+          "stream_bandwidth: in_kernel needs passes >= 1");
   w.poison_outputs();
   const gen::stream_args a = w.args(shape, mode, passes, 0, layout);
   const gen::stream_bytes per_launch = w.bytes();
@@ -49,11 +65,14 @@ inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_w
   o.iterations = mode == loop_mode::in_kernel ? passes : 1;
   const double per_pass_read = double(per_launch.bytes_read) / double(o.iterations);
   const double per_pass_written = double(per_launch.bytes_written) / double(o.iterations);
+  const int sms = current_device().sm_count;
   stream_result r;
   r.m = measure(
       "stream." + std::string(gen::to_string(k.pattern)),
       [&](cudaStream_t s) { k.launch(shape, a, s); },
-      work::bytes_moved(per_pass_read, per_pass_written, per_launch.rule, dram), o);
+      work::bytes_moved(per_pass_read, per_pass_written, per_launch.rule, dram,
+                        w.working_set_bytes()),
+      o);
   r.check = w.check();
   r.m.with_launch(shape)
       .with_kernel(kernel_attributes::of(k.kernel, int(shape.block.x)))
@@ -66,137 +85,197 @@ inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_w
       .with_param("loop", to_string(mode))
       .with_param("passes_per_launch", o.iterations)
       .with_param("grid", gen::to_string(k.grid))
-      .with_param("blocks_per_sm", shape.grid.x / unsigned(current_device().sm_count))
+      .with_param("blocks_per_sm", shape.grid.x / unsigned(sms))
       .with_param("threads", shape.block.x)
-      .with_param("config", stream_config(k.grid, shape))
+      .with_param("config", stream_config(k.grid, shape, sms))
       .with_param("array_bytes", double(w.elements() * w.element_bytes()))
-      .with_param("working_set_bytes",
-                  double(w.elements() * w.element_bytes()) *
-                      (w.inputs() + (k.pattern == gen::stream_pattern::read ? 0 : 1)))
-      .with_param("layout", layout == gen::stream_layout::partitioned ? "partitioned" : "replicated")
+      .with_param("working_set_bytes", w.working_set_bytes())
+      .with_param("layout", gen::to_string(layout))
       .with_param("valid", r.check.ok);
   return r;
 }
 
 /// cudaMemcpyAsync device to device of `bytes` from src to dst, measured like the copy kernels
 /// (read + written). Give it a copy workload's arrays to compare on the very same memory.
-inline measurement memcpy_bandwidth(void* dst, const void* src, std::size_t bytes,
-                                    run_options o = {}) {
+inline measurement memcpy_bandwidth(void* dst, const void* src, std::size_t bytes, run_options o,
+                                    bool dram = true) {
   auto m = measure(
       "memcpy.d2d",
       [&](cudaStream_t s) {
         CUPROBE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
       },
-      work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written", true), o);
+      work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written", dram,
+                        2.0 * double(bytes)),
+      o);
   m.with_param("array_bytes", double(bytes));
   return m;
-}
-
-/// The same on two fresh arrays of `bytes`.
-inline measurement memcpy_bandwidth(std::size_t bytes, run_options o = {}) {
-  device_buffer<unsigned char> src(bytes), dst(bytes);
-  src.fill(1);
-  return memcpy_bandwidth(dst.data(), src.data(), bytes, o);
 }
 
 /// cudaMemsetAsync of `bytes` at dst: the driver's own write kernel, the peer of the write
 /// pattern. Give it a write workload's output to compare on the very same memory.
-inline measurement memset_bandwidth(void* dst, std::size_t bytes, run_options o = {}) {
+inline measurement memset_bandwidth(void* dst, std::size_t bytes, run_options o, bool dram = true) {
   unsigned char v = 0;
   auto m = measure(
-      "memset",
-      [&](cudaStream_t s) { CUPROBE_CHECK(cudaMemsetAsync(dst, ++v, bytes, s)); },
-      work::bytes_moved(0, double(bytes), "cudaMemset: N written", true), o);
+      "memset", [&](cudaStream_t s) { CUPROBE_CHECK(cudaMemsetAsync(dst, ++v, bytes, s)); },
+      work::bytes_moved(0, double(bytes), "cudaMemset: N written", dram, double(bytes)), o);
   m.with_param("array_bytes", double(bytes));
   return m;
 }
 
-/// The same on a fresh array of `bytes`.
-inline measurement memset_bandwidth(std::size_t bytes, run_options o = {}) {
-  device_buffer<unsigned char> dst(bytes);
-  return memset_bandwidth(dst.data(), bytes, o);
-}
-
 /// How large the arrays of a DRAM experiment are (dram_array_bytes).
 struct dram_size {
-  double l2_factor = 8;                       ///< at least this many times the L2
-  std::uint64_t min_bytes = std::uint64_t(4) << 30;  ///< and at least this many bytes
-  unsigned arrays = 2;                        ///< arrays that must fit at once (copy: 2)
+  double l2_factor = 8;             ///< at least this many times the L2 ...
+  double preferred_l2_factor = 64;  ///< ... and preferably this many (3.75 GiB on the H200)
+  unsigned arrays = 2;              ///< arrays that must fit at once (copy: 2, 5R1W: 6)
 };
 
-/// Bytes of one DRAM test array: the larger of l2_factor x the L2 and min_bytes, but no more
-/// than `arrays` such arrays can take of 80 % of the free device memory (and never less than
-/// l2_factor x the L2); a multiple of 1 MiB. Why 4 GiB by default: each launch over the array
-/// pays a ramp at its start and a tail at its end; on the H200 a covering-grid write loses
-/// 8 % to them at 480 MiB and under 1 % at 4 GiB (docs/memory-ptx.md).
+/// Bytes of one DRAM test array: preferred_l2_factor x the L2, but no more than `arrays` such
+/// arrays can take of 80 % of the free device memory, and never less than l2_factor x the L2; a
+/// multiple of 1 MiB. Why that large: each launch over the array pays a ramp at its start and
+/// a tail at its end; on the H200 a covering-grid write loses 8 % to them at 480 MiB (8 x L2)
+/// and under 1 % at 4 GiB (docs/memory-ptx.md).
 inline std::uint64_t dram_array_bytes(const device_info& dev, const dram_size& s = {}) {
-  require(s.l2_factor > 0 && s.arrays >= 1, "dram_array_bytes: l2_factor and arrays must be positive");
+  require(s.l2_factor > 0 && s.preferred_l2_factor >= s.l2_factor && s.arrays >= 1,
+          "dram_array_bytes: need 0 < l2_factor <= preferred_l2_factor and arrays >= 1");
+  require(dev.l2_bytes > 0, "dram_array_bytes: the device reports no L2 size");
   const std::uint64_t mib = std::uint64_t(1) << 20;
   const auto round_up = [&](double b) { return (std::uint64_t(b) + mib - 1) / mib * mib; };
   const std::uint64_t floor = round_up(s.l2_factor * double(dev.l2_bytes));
+  const std::uint64_t want = round_up(s.preferred_l2_factor * double(dev.l2_bytes));
   std::size_t free_bytes = 0, total_bytes = 0;
   CUPROBE_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::uint64_t cap = std::uint64_t(0.8 * double(free_bytes) / s.arrays) / mib * mib;
-  return std::max(floor, std::min(std::max(floor, round_up(double(s.min_bytes))), cap));
+  return std::max(floor, std::min(want, cap));
 }
 
-}  // namespace cuprobe::suite
+/// What dram_sweep measures: every kernel of the given set whose pattern, element width, loop
+/// mode and grid are listed here, on every persistent shape (blocks per SM x threads) or
+/// covering block size.
+struct dram_sweep_options {
+  std::vector<gen::stream_pattern> patterns = {
+      gen::stream_pattern::read, gen::stream_pattern::write, gen::stream_pattern::copy,
+      gen::stream_pattern::mixed};
+  std::vector<std::size_t> widths = {16};  ///< element bytes: 4, 8, 16
+  std::vector<loop_mode> modes = {loop_mode::launches, loop_mode::in_kernel};
+  std::vector<gen::stream_grid> grids = {gen::stream_grid::persistent, gen::stream_grid::covering};
+  std::vector<std::pair<int, int>> persistent = {{4, 256}};  ///< blocks per SM x threads
+  std::vector<int> covering = {256};         ///< threads per block (write, copy, mixed; launches)
+  std::uint32_t passes = 4;                  ///< in_kernel passes per launch
+  std::optional<std::uint64_t> array_bytes;  ///< default dram_array_bytes() for the patterns
+  double l2_factor = 8;                      ///< arrays at least this many times the L2
+  bool peers = true;  ///< cudaMemcpy (copy) and cudaMemset (write) on the arrays
+  run_options run = run_options::fixed(2, 10);
 
-namespace cuprobe::suite {
-
-/// What best_dram_bandwidth measures.
-struct dram_sweep {
-  std::vector<std::pair<int, int>> persistent;  ///< blocks per SM x threads; both loop modes
-  std::vector<int> covering;  ///< threads per block of covering grids (launches; not for read)
-  std::vector<std::string> ops = {"cg", "cs"};  ///< load operators (stores paired)
-  std::uint32_t passes = 4;                     ///< in_kernel passes per launch
-  std::uint64_t array_bytes = 0;                ///< 0: dram_array_bytes(dev)
+  void validate() const {
+    require(!patterns.empty() && !widths.empty() && !modes.empty() && !grids.empty(),
+            "dram_sweep: patterns, widths, modes and grids must not be empty");
+    for (std::size_t w : widths)
+      require(w == 4 || w == 8 || w == 16,
+              "dram_sweep: element widths are 4, 8 or 16 bytes, got " + std::to_string(w));
+    for (auto [b, t] : persistent)
+      require(b >= 1 && b <= 32 && t >= 32 && t <= 1024,
+              "dram_sweep: a persistent shape of " + std::to_string(b) + " x " + std::to_string(t) +
+                  " is outside 1..32 blocks per SM x 32..1024 threads");
+    for (int t : covering)
+      require(t >= 32 && t <= 1024, "dram_sweep: covering blocks of " + std::to_string(t) +
+                                        " threads are outside 32 .. 1024");
+    require(passes >= 1 && passes <= 4096, "dram_sweep: passes must be 1 .. 4096");
+    require(l2_factor >= 1 && l2_factor <= 1024, "dram_sweep: l2_factor must be 1 .. 1024");
+    require(!array_bytes || *array_bytes >= 4096, "dram_sweep: array_bytes must be at least 4 KiB");
+    validate_options(run, "dram_sweep");
+  }
 };
 
-/// The fastest of several configurations of one DRAM pattern (float4 elements): every
-/// (load operator x loop mode x persistent shape) and (load operator x covering block size)
-/// combination is measured and validated; the best measurement comes back, the others go to
-/// `all` when given. `peer`, when given, receives the driver's own kernel measured on the same
-/// arrays: cudaMemcpy for copy, cudaMemset for write (left alone for read and mixed).
-template <class Ops = gen::type_list<ptx::cache::cg, ptx::cache::cs>>
-measurement best_dram_bandwidth(const device_info& dev, gen::stream_pattern pattern,
-                                const dram_sweep& sweep, run_options o = {},
-                                std::vector<measurement>* all = nullptr,
-                                measurement* peer = nullptr) {
-  auto kernels = gen::stream_kernels<gen::type_list<float4>, Ops>();
-  const auto cover = gen::stream_covering_kernels<gen::type_list<float4>, Ops>();
-  kernels.insert(kernels.end(), cover.begin(), cover.end());
-  const std::uint64_t bytes = sweep.array_bytes ? sweep.array_bytes : dram_array_bytes(dev);
-  gen::stream_workload w(pattern, 16, bytes / 16);
-  w.fill_inputs(11);
-  measurement best;
-  const auto keep = [&](stream_result r, const gen::stream_kernel& k) {
-    r.check.require();
-    r.m.with_param("case", k.name());
-    if (best.samples_s.empty() || r.m.rate.bytes_per_s > best.rate.bytes_per_s) best = r.m;
-    if (all) all->push_back(std::move(r.m));
-  };
-  for (const auto& op : sweep.ops) {
-    for (auto mode : {loop_mode::launches, loop_mode::in_kernel}) {
-      const auto& k = gen::find_stream_kernel(kernels, pattern, 16, op, mode);
-      for (auto [b, t] : sweep.persistent)
-        keep(stream_bandwidth(k, w, gen::stream_shape(b, t, dev.sm_count), mode, sweep.passes, o,
-                              true),
-             k);
-    }
-    if (pattern == gen::stream_pattern::read) continue;
-    const auto& k = gen::find_stream_kernel(kernels, pattern, 16, op, loop_mode::launches,
-                                            gen::stream_grid::covering);
-    for (int t : sweep.covering)
-      keep(stream_bandwidth(k, w, gen::stream_covering_shape(w.elements(), t), loop_mode::launches,
-                            1, o, true),
-           k);
+struct dram_sweep_result {
+  std::vector<measurement> all;                     ///< every point, validated, in the order taken
+  std::map<std::string, std::size_t> best_by_case;  ///< kernel name -> index into all
+  std::map<gen::stream_pattern, std::size_t> best_by_pattern;
+  std::optional<measurement> memcpy, memset;  ///< on the copy and write arrays
+  std::uint64_t array_bytes = 0;
+
+  const measurement& best(gen::stream_pattern p) const {
+    const auto it = best_by_pattern.find(p);
+    require(it != best_by_pattern.end(),
+            std::string("dram_sweep: no point was measured for ") + gen::to_string(p));
+    return all[it->second];
   }
-  if (peer && pattern == gen::stream_pattern::copy)
-    *peer = memcpy_bandwidth(w.output().data(), w.input(0).data(), bytes, o);
-  if (peer && pattern == gen::stream_pattern::write)
-    *peer = memset_bandwidth(w.output().data(), bytes, o);
-  return best;
+};
+
+/// Measures every selected kernel of `kernels` on every shape (see dram_sweep_options), one
+/// workload per pattern and width; `progress(label)` is called before each point.
+template <class Progress>
+dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_set& kernels,
+                             const dram_sweep_options& o, Progress&& progress) {
+  o.validate();
+  const auto listed = [](const auto& v, const auto& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  unsigned arrays = 1;
+  for (auto p : o.patterns)
+    arrays = std::max(arrays, gen::stream_inputs(p) + (p == gen::stream_pattern::read ? 0u : 1u));
+  dram_size size;
+  size.l2_factor = o.l2_factor;
+  size.arrays = arrays;
+  dram_sweep_result res;
+  res.array_bytes = o.array_bytes.value_or(dram_array_bytes(dev, size));
+  for (auto pattern : o.patterns) {
+    for (std::size_t width : o.widths) {
+      bool any = false;
+      for (const auto& k : kernels.kernels())
+        any = any || (k.pattern == pattern && k.element_bytes == width);
+      if (!any) continue;
+      gen::stream_workload w(pattern, width, res.array_bytes / width);
+      w.fill_inputs(1);
+      const auto point = [&](const gen::stream_kernel& k, const launch_shape& shape) {
+        progress(k.name() + " " + stream_config(k.grid, shape, dev.sm_count));
+        auto r = stream_bandwidth(k, w, shape, k.mode, o.passes, o.run, /*dram=*/true);
+        r.check.require();
+        const std::string name = k.name();
+        r.m.with_param("case", name);
+        const std::size_t i = res.all.size();
+        const double bw = r.m.gb_per_s();
+        res.all.push_back(std::move(r.m));
+        auto c = res.best_by_case.find(name);
+        if (c == res.best_by_case.end() || bw > res.all[c->second].gb_per_s())
+          res.best_by_case[name] = i;
+        auto b = res.best_by_pattern.find(pattern);
+        if (b == res.best_by_pattern.end() || bw > res.all[b->second].gb_per_s())
+          res.best_by_pattern[pattern] = i;
+      };
+      for (const auto& k : kernels.kernels()) {
+        if (k.pattern != pattern || k.element_bytes != width || !listed(o.modes, k.mode) ||
+            !listed(o.grids, k.grid))
+          continue;
+        if (k.grid == gen::stream_grid::persistent)
+          for (auto [b, t] : o.persistent) point(k, gen::stream_shape(b, t, dev.sm_count));
+        else
+          for (int t : o.covering) point(k, gen::stream_covering_shape(w.elements(), t));
+      }
+      // The driver's kernels as peers, on the very same arrays (once per pattern).
+      if (o.peers && pattern == gen::stream_pattern::copy && !res.memcpy) {
+        progress("cudaMemcpy D2D");
+        res.memcpy =
+            memcpy_bandwidth(w.output().data(), w.input(0).data(), w.elements() * width, o.run);
+      }
+      if (o.peers && pattern == gen::stream_pattern::write && !res.memset) {
+        progress("cudaMemset");
+        res.memset = memset_bandwidth(w.output().data(), w.elements() * width, o.run);
+      }
+    }
+  }
+  // Peers for patterns that did not run: fresh arrays of the same size.
+  if (o.peers && !res.memcpy) {
+    progress("cudaMemcpy D2D (fresh arrays)");
+    device_buffer<unsigned char> src(res.array_bytes), dst(res.array_bytes);
+    src.fill(1);
+    res.memcpy = memcpy_bandwidth(dst.data(), src.data(), res.array_bytes, o.run);
+  }
+  if (o.peers && !res.memset) {
+    progress("cudaMemset (fresh array)");
+    device_buffer<unsigned char> dst(res.array_bytes);
+    res.memset = memset_bandwidth(dst.data(), res.array_bytes, o.run);
+  }
+  return res;
 }
 
-}  // namespace cuprobe::suite
+}  // namespace cuprobe::experiments

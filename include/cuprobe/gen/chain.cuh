@@ -17,8 +17,8 @@
 // The kernel keeps its chains in registers (fully unrolled, constant indices: no local
 // memory), reads b and c from its arguments (nothing folds), writes every result back, and,
 // when `cycles` is not null, lets thread 0 of each block record the %clock64 delta around the
-// loop. Optimisation barriers (empty asm volatile on the chain registers) pin the chains
-// between the two clock reads; tests/sass/compute_ops.cu checks the order in the SASS.
+// loop. The optimisation barrier ptx::opaque (ptx/opaque.cuh) on the chain registers pins the
+// chains between the two clock reads; tests/sass/compute_ops.cu checks the order in the SASS.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -35,6 +35,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/gen/ops.cuh"
+#include "cuprobe/ptx/opaque.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
 namespace cuprobe::gen {
@@ -45,33 +46,15 @@ inline constexpr int default_unroll = 16;
 /// The arguments of chain_kernel (one struct: a kernel parameter, read from constant memory).
 template <class T>
 struct chain_args {
-  const T* init = nullptr;  ///< chains x threads initial values, [chain][thread]
-  T* out = nullptr;         ///< chains x threads results, same layout
-  T b{};                    ///< operand b of every step
-  T c{};                    ///< operand c of every step
-  int iterations = 1;       ///< loop iterations; each does Unroll steps of every chain
+  const T* init = nullptr;               ///< chains x threads initial values, [chain][thread]
+  T* out = nullptr;                      ///< chains x threads results, same layout
+  T b{};                                 ///< operand b of every step
+  T c{};                                 ///< operand c of every step
+  int iterations = 1;                    ///< loop iterations; each does Unroll steps of every chain
   unsigned long long* cycles = nullptr;  ///< gridDim.x entries, or null: no timing
 };
 
 namespace detail {
-
-/// An empty asm that claims to change `v`: computations on v cannot move above it.
-template <class T>
-__device__ __forceinline__ void opaque(T& v) {
-  if constexpr (sizeof(T) == 8) {
-    unsigned long long u;
-    std::memcpy(&u, &v, 8);
-    asm volatile("" : "+l"(u));
-    std::memcpy(&v, &u, 8);
-  } else if constexpr (sizeof(T) == 4) {
-    unsigned u;
-    std::memcpy(&u, &v, 4);
-    asm volatile("" : "+r"(u));
-    std::memcpy(&v, &u, 4);
-  } else {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cuprobe: chain values are 4 or 8 bytes");
-  }
-}
 
 template <int First, int...>
 inline constexpr int first_of = First;
@@ -92,7 +75,7 @@ __global__ void chain_kernel(chain_args<typename Op::value_type> a) {
 
   const std::uint64_t t0 = ptx::clock64();
 #pragma unroll
-  for (int k = 0; k < Chains; ++k) detail::opaque(acc[k]);  // no step moves above t0
+  for (int k = 0; k < Chains; ++k) ptx::opaque(acc[k]);  // no step moves above t0
 #pragma unroll 1
   for (int i = 0; i < a.iterations; ++i) {
 #pragma unroll
@@ -102,7 +85,7 @@ __global__ void chain_kernel(chain_args<typename Op::value_type> a) {
     }
   }
 #pragma unroll
-  for (int k = 0; k < Chains; ++k) detail::opaque(acc[k]);  // no step moves below t1
+  for (int k = 0; k < Chains; ++k) ptx::opaque(acc[k]);  // no step moves below t1
   const std::uint64_t t1 = ptx::clock64();
 
   if (a.cycles != nullptr && threadIdx.x == 0) a.cycles[blockIdx.x] = t1 - t0;
@@ -117,12 +100,13 @@ void launch_chain(unsigned grid, unsigned block, const chain_args<typename Op::v
   require(grid >= 1 && block >= 1, "launch_chain: grid and block must be at least 1");
   require(a.init != nullptr && a.out != nullptr,
           "launch_chain: init and out must be device pointers");
-  require(a.iterations >= 1, "launch_chain: iterations must be at least 1, got " +
-                                 std::to_string(a.iterations));
+  require(a.iterations >= 1,
+          "launch_chain: iterations must be at least 1, got " + std::to_string(a.iterations));
   if constexpr (Op::warp_collective)
     require(block % 32 == 0, std::string("launch_chain: ") + Op::name +
                                  " exchanges values across the warp, so the block size must be "
-                                 "a multiple of 32, got " + std::to_string(block));
+                                 "a multiple of 32, got " +
+                                 std::to_string(block));
   chain_kernel<Op, Chains, Unroll><<<grid, block, 0, stream>>>(a);
   CUPROBE_CHECK_LAUNCH("cuprobe::gen::chain_kernel");
 }
@@ -137,8 +121,8 @@ decltype(auto) dispatch_chains(int n, F&& f) {
   std::string list;
   ((list += (list.empty() ? "" : ", ") + std::to_string(Cs)), ...);
   const bool known = ((n == Cs) || ...);
-  require(known, "dispatch_chains: " + std::to_string(n) + " chains was not compiled in (" +
-                     list + ")");
+  require(known,
+          "dispatch_chains: " + std::to_string(n) + " chains was not compiled in (" + list + ")");
   using R = decltype(f(std::integral_constant<int, detail::first_of<Cs...>>{}));
   if constexpr (std::is_void_v<R>) {
     (void)((n == Cs ? (f(std::integral_constant<int, Cs>{}), true) : false) || ...);
@@ -274,9 +258,9 @@ chain_check validate_chains(const chain_inputs<typename Op::value_type>& in,
                             unsigned long long steps, unsigned block_threads = 0,
                             unsigned long long sample_every = 1) {
   using T = typename Op::value_type;
-  require(out.size() == in.init.size(),
-          "validate_chains: " + std::to_string(out.size()) + " results for " +
-              std::to_string(in.init.size()) + " inputs");
+  require(out.size() == in.init.size(), "validate_chains: " + std::to_string(out.size()) +
+                                            " results for " + std::to_string(in.init.size()) +
+                                            " inputs");
   chain_check r;
   auto record = [&](int k, unsigned long long t, const T& want) {
     const T& got = out[k * in.threads + t];
@@ -319,8 +303,8 @@ chain_check validate_chains(const chain_inputs<typename Op::value_type>& in,
     }
   }
   if (!r.ok)
-    r.message += "; " + std::to_string(r.mismatches) + " of " + std::to_string(r.checked) +
-                 " values differ";
+    r.message +=
+        "; " + std::to_string(r.mismatches) + " of " + std::to_string(r.checked) + " values differ";
   return r;
 }
 

@@ -1,11 +1,12 @@
-// cuprobe/gen/chase.cuh: pointer-chase latency (global and shared memory) and working-set
-// sweeps. The plateaus of the resulting curve: model/plateau.cuh.
+// cuprobe/gen/chase.cuh: the pointer chase (global and shared memory): rings, kernels, and one
+// chase (one launch, one sample). Repeats, statistics and sweeps go through the measurement
+// protocol: experiments/latency.cuh (chase_latency, latency_ladder) builds them from this.
 //
 //   cuprobe::gen::chase_ring ring(64 << 20);                  // 64 MiB, one node per 128 B line
-//   auto r = cuprobe::gen::run_chase(ring, {.sm_clock_mhz = 1980});   // (C++20 designators)
-//   std::printf("%.1f cycles/hop = %.1f ns\n", r.cycles_per_hop, r.ns_per_hop);
-//   auto curve = cuprobe::gen::chase_sweep();                 // 4 KiB .. 4 GiB
-//   for (const auto& c : curve) std::printf("%zu B: %.1f cycles/hop\n", c.bytes, c.cycles_per_hop);
+//   auto r = cuprobe::gen::run_chase(ring);                   // one launch, synchronous
+//   std::printf("%.1f cycles/hop over %llu hops\n", r.cycles_per_hop,
+//               static_cast<unsigned long long>(r.steps));
+//   auto sizes = cuprobe::gen::chase_sweep_sizes(4 << 10, 1 << 30);   // working sets of a curve
 //
 // The ring: `nodes = bytes / stride` nodes, `stride` bytes apart; each node's first 8 bytes
 // hold the device address of the next node, linked in a random cyclic permutation (Sattolo's
@@ -28,31 +29,29 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/cache.cuh"
+#include "cuprobe/ptx/opaque.cuh"
+#include "cuprobe/ptx/shared.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
 namespace cuprobe::gen {
 
 // ------------------------------------------------------------------------------------------
 // Loads. The chase kernel takes any callable `std::uint64_t load(const std::uint64_t*)`, e.g.
-// [] __device__ (const std::uint64_t* p) { return cuprobe::ptx::ld<cache::cg>(p); }.
+// [] __device__ (const std::uint64_t* p) { return *reinterpret_cast<const volatile
+// std::uint64_t*>(p); }.
 
-/// ld.global.u64 with the default cache operator (.ca: L1 and L2 on sm_70+).
-struct chase_load_global {
+/// One hop through ptx::ld with cache operator Op (ptx/cache.cuh): ld.global<.op>.b64.
+template <class Op = ptx::cache::none>
+struct chase_load {
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
-    std::uint64_t v;
-    asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
+    return ptx::ld<Op>(p);
   }
 };
-
-/// ld.global.cg.u64: cached in L2 only, so the chase sees L2 latency for sets that fit in L1.
-struct chase_load_global_cg {
-  __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
-    std::uint64_t v;
-    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-  }
-};
+/// ld.global.b64 with the default cache operator (.ca: L1 and L2 on sm_70+).
+using chase_load_global = chase_load<ptx::cache::none>;
+/// ld.global.cg.b64: cached in L2 only, so the chase sees L2 latency for sets that fit in L1.
+using chase_load_global_cg = chase_load<ptx::cache::cg>;
 
 // ------------------------------------------------------------------------------------------
 // The ring.
@@ -66,8 +65,9 @@ inline constexpr unsigned chase_warp_lanes = 32;
 inline std::vector<std::uint32_t> chase_successors(std::uint64_t nodes, unsigned rings,
                                                    std::uint64_t seed) {
   require(rings >= 1, "chase_successors: at least one ring");
-  require(nodes <= std::numeric_limits<std::uint32_t>::max(),
-          "chase_successors: at most 2^32 - 1 nodes (node indices are 32-bit); use a larger stride");
+  require(
+      nodes <= std::numeric_limits<std::uint32_t>::max(),
+      "chase_successors: at most 2^32 - 1 nodes (node indices are 32-bit); use a larger stride");
   const std::uint64_t per_ring = nodes / rings;
   require(per_ring >= 2, "chase_successors: each ring needs at least 2 nodes (" +
                              std::to_string(nodes) + " nodes for " + std::to_string(rings) +
@@ -83,7 +83,8 @@ inline std::vector<std::uint32_t> chase_successors(std::uint64_t nodes, unsigned
       const std::uint64_t j = ((cuprobe::detail::mix64(stream + i) >> 32) * i) >> 32;  // [0, i)
       std::swap(at(i), at(j));
     }
-    for (std::uint64_t k = 0; k < per_ring; ++k) at(k) = static_cast<std::uint32_t>(at(k) * rings + r);
+    for (std::uint64_t k = 0; k < per_ring; ++k)
+      at(k) = static_cast<std::uint32_t>(at(k) * rings + r);
   }
   return next;
 }
@@ -108,14 +109,15 @@ class chase_ring {
   explicit chase_ring(std::size_t bytes, std::size_t stride = 128, unsigned rings = 1,
                       std::uint64_t seed = 1)
       : stride_(stride), rings_(rings), seed_(seed) {
-    require(stride >= 8 && stride % 8 == 0,
-            "chase_ring: the stride must be a multiple of 8 bytes (a node holds an 8-byte address)");
+    require(
+        stride >= 8 && stride % 8 == 0,
+        "chase_ring: the stride must be a multiple of 8 bytes (a node holds an 8-byte address)");
     require(rings == 1 || rings == chase_warp_lanes,
             "chase_ring: rings must be 1 (one chain) or 32 (one ring per lane of a warp)");
     nodes_ = bytes / stride / rings * rings;
-    require(nodes_ >= 2ull * rings, "chase_ring: " + std::to_string(bytes) + " bytes hold fewer than " +
-                                        std::to_string(2 * rings) + " nodes of stride " +
-                                        std::to_string(stride));
+    require(nodes_ >= 2ull * rings, "chase_ring: " + std::to_string(bytes) +
+                                        " bytes hold fewer than " + std::to_string(2 * rings) +
+                                        " nodes of stride " + std::to_string(stride));
     const std::vector<std::uint32_t> next = chase_successors(nodes_, rings, seed);
     mem_ = device_buffer<std::uint64_t>(static_cast<std::size_t>(nodes_ * (stride / 8)));
     device_buffer<std::uint32_t> d_next(next.size());
@@ -146,12 +148,16 @@ class chase_ring {
             "return the 8 bytes stored at the address it is given");
     return (a - base) / stride_;
   }
-  /// Reads the links back and turns them into node indices (for tests; copies the working set).
+  /// Reads the links back and turns them into node indices (for tests). Copies only the link
+  /// word of each node (a strided copy): the rest of a node is never written, and copying it
+  /// would read uninitialised device memory (compute-sanitizer initcheck says so).
   std::vector<std::uint32_t> successors_on_device() const {
-    const std::vector<std::uint64_t> words = mem_.to_host();
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(nodes_));
+    CUPROBE_CHECK(cudaMemcpy2D(words.data(), 8, mem_.data(), stride_, 8,
+                               static_cast<std::size_t>(nodes_), cudaMemcpyDeviceToHost));
     std::vector<std::uint32_t> next(static_cast<std::size_t>(nodes_));
     for (std::uint64_t i = 0; i < nodes_; ++i)
-      next[i] = static_cast<std::uint32_t>(node_of(words[i * (stride_ / 8)]));
+      next[i] = static_cast<std::uint32_t>(node_of(words[i]));
     return next;
   }
   const device_buffer<std::uint64_t>& memory() const noexcept { return mem_; }
@@ -180,14 +186,13 @@ inline const char* to_string(chase_lanes l) {
   return l == chase_lanes::one ? "one" : l == chase_lanes::warp_same ? "warp_same" : "warp_own";
 }
 
-/// How long to chase and how to report it.
+/// How long to chase, and who chases.
 struct chase_options {
   chase_lanes lanes = chase_lanes::one;
   chase_warmup warmup = chase_warmup::automatic;
-  unsigned passes = 4;                   ///< timed hops = nodes per ring x passes ...
-  std::uint64_t min_steps = 1u << 14;    ///< ... at least this many (small rings) ...
-  std::uint64_t max_steps = 1u << 19;    ///< ... at most this many (~0.3-0.5 s at DRAM latency)
-  double sm_clock_mhz = 0;               ///< SM clock for ns_per_hop; 0 leaves it NaN
+  unsigned passes = 4;                 ///< timed hops = nodes per ring x passes ...
+  std::uint64_t min_steps = 1u << 14;  ///< ... at least this many (small rings) ...
+  std::uint64_t max_steps = 1u << 19;  ///< ... at most this many (~0.3-0.5 s at DRAM latency)
   cudaStream_t stream = nullptr;
 };
 
@@ -202,9 +207,12 @@ inline std::uint64_t chase_timed_steps(std::uint64_t nodes_per_ring, const chase
 /// Warm-up hops for a ring of `nodes_per_ring` (see chase_warmup).
 inline std::uint64_t chase_warmup_steps(std::uint64_t nodes_per_ring, const chase_options& o) {
   switch (o.warmup) {
-    case chase_warmup::none: return 0;
-    case chase_warmup::full_pass: return nodes_per_ring;
-    default: return nodes_per_ring <= o.max_steps ? nodes_per_ring : 0;
+    case chase_warmup::none:
+      return 0;
+    case chase_warmup::full_pass:
+      return nodes_per_ring;
+    default:
+      return nodes_per_ring <= o.max_steps ? nodes_per_ring : 0;
   }
 }
 
@@ -219,12 +227,7 @@ struct chase_result {
   std::uint64_t warmup_steps = 0;  ///< untimed hops before them
   std::uint64_t cycles = 0;        ///< timed cycles (the slowest lane)
   double cycles_per_hop = 0;
-  double ns_per_hop = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::uint64_t> last_nodes;  ///< per lane: the node reached after all hops
-
-  /// (working set in bytes, cycles per hop): one point of a latency curve
-  /// (model::latency_curve turns a sweep into model::latency_point).
-  std::pair<double, double> point() const { return {static_cast<double>(bytes), cycles_per_hop}; }
 };
 
 /// Per-lane input of the chase kernels: start address (or shared offset) per lane.
@@ -241,8 +244,8 @@ struct chase_lane_out {
 };
 
 /// The global-memory chase: lane l < a.lanes follows p = load(p) from a.start[l], a.warmup hops
-/// untimed, then a.steps hops between two clock64() reads. The empty asm statements make p
-/// opaque at both reads, so the compiler cannot start or finish the chain outside the timed
+/// untimed, then a.steps hops between two clock64() reads. ptx::opaque(p) at both reads makes
+/// p opaque there, so the compiler cannot start or finish the chain outside the timed
 /// region; the hardware may still have the last load in flight at the second read and the last
 /// warm-up load at the first (an error of at most one hop out of a.steps).
 template <class Load>
@@ -251,42 +254,44 @@ __global__ void chase_kernel(chase_kernel_args a, Load load, chase_lane_out* out
   if (lane >= a.lanes) return;
   std::uint64_t p = a.start[lane];
   for (std::uint64_t i = 0; i < a.warmup; ++i) p = load(reinterpret_cast<const std::uint64_t*>(p));
-  asm volatile("" : "+l"(p));
+  ptx::opaque(p);
   const std::uint64_t t0 = ptx::clock64();
 #pragma unroll 4
   for (std::uint64_t i = 0; i < a.steps; ++i) p = load(reinterpret_cast<const std::uint64_t*>(p));
-  asm volatile("" : "+l"(p));
+  ptx::opaque(p);
   const std::uint64_t t1 = ptx::clock64();
   out[lane] = {t1 - t0, p};
 }
 
 /// The shared-memory chase: the block links `nodes` nodes of `stride` bytes in dynamic shared
 /// memory from `next` (node indices), each holding the 32-bit shared address of its successor;
-/// lanes then chase with ld.shared.u32 (start and last are node indices here).
+/// lanes then chase with ld.shared.b32 (ptx::ld_shared; start and last are node indices here).
 template <int = 0>
 __global__ void shared_chase_kernel(const std::uint32_t* next, std::uint32_t nodes,
-                                    std::uint32_t stride, chase_kernel_args a, chase_lane_out* out) {
+                                    std::uint32_t stride, chase_kernel_args a,
+                                    chase_lane_out* out) {
   extern __shared__ __align__(16) unsigned char chase_smem[];
   const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(chase_smem));
   for (std::uint32_t i = threadIdx.x; i < nodes; i += blockDim.x)
-    *reinterpret_cast<std::uint32_t*>(chase_smem + std::size_t(i) * stride) = base + next[i] * stride;
+    *reinterpret_cast<std::uint32_t*>(chase_smem + std::size_t(i) * stride) =
+        base + next[i] * stride;
   __syncthreads();
   const unsigned lane = threadIdx.x;
   if (lane >= a.lanes) return;
   std::uint32_t p = base + static_cast<std::uint32_t>(a.start[lane]) * stride;
-  for (std::uint64_t i = 0; i < a.warmup; ++i)
-    asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
+  for (std::uint64_t i = 0; i < a.warmup; ++i) p = ptx::ld_shared<std::uint32_t>(p);
   const std::uint64_t t0 = ptx::clock64();
 #pragma unroll 4
-  for (std::uint64_t i = 0; i < a.steps; ++i)
-    asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-  asm volatile("" : "+r"(p));
+  for (std::uint64_t i = 0; i < a.steps; ++i) p = ptx::ld_shared<std::uint32_t>(p);
+  ptx::opaque(p);
   const std::uint64_t t1 = ptx::clock64();
   out[lane] = {t1 - t0, (p - base) / stride};
 }
 
 namespace detail {
-inline unsigned chase_lane_count(chase_lanes l) { return l == chase_lanes::one ? 1u : chase_warp_lanes; }
+inline unsigned chase_lane_count(chase_lanes l) {
+  return l == chase_lanes::one ? 1u : chase_warp_lanes;
+}
 
 inline void chase_check_rings(chase_lanes l, unsigned rings) {
   require(l == chase_lanes::warp_own ? rings == chase_warp_lanes : rings == 1,
@@ -327,7 +332,6 @@ void chase_finish(chase_result& r, const device_buffer<chase_lane_out>& out, uns
     r.last_nodes.push_back(to_node(h[l].last));
   }
   r.cycles_per_hop = static_cast<double>(r.cycles) / static_cast<double>(r.steps);
-  if (o.sm_clock_mhz > 0) r.ns_per_hop = r.cycles_per_hop / o.sm_clock_mhz * 1e3;
 }
 }  // namespace detail
 
@@ -350,8 +354,9 @@ chase_result run_chase(const chase_ring& ring, const chase_options& o = {}, Load
 /// which this function sets; the device's opt-in limit (227 KiB on sm_90) bounds `bytes`.
 inline chase_result run_shared_chase(std::size_t bytes, const chase_options& o = {},
                                      std::size_t stride = 4, std::uint64_t seed = 1) {
-  require(stride >= 4 && stride % 4 == 0,
-          "run_shared_chase: the stride must be a multiple of 4 bytes (a node holds a 32-bit address)");
+  require(
+      stride >= 4 && stride % 4 == 0,
+      "run_shared_chase: the stride must be a multiple of 4 bytes (a node holds a 32-bit address)");
   const unsigned rings = o.lanes == chase_lanes::warp_own ? chase_warp_lanes : 1;
   const std::uint64_t nodes = bytes / stride / rings * rings;
   require(nodes >= 2ull * rings, "run_shared_chase: " + std::to_string(bytes) +
@@ -362,20 +367,88 @@ inline chase_result run_shared_chase(std::size_t bytes, const chase_options& o =
   CUPROBE_CHECK(cudaGetDevice(&dev));
   CUPROBE_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   require(smem <= static_cast<std::size_t>(optin),
-          "run_shared_chase: " + std::to_string(smem) + " bytes exceed the " + std::to_string(optin) +
+          "run_shared_chase: " + std::to_string(smem) + " bytes exceed the " +
+              std::to_string(optin) +
               " bytes of shared memory a block may opt in to on this device");
-  CUPROBE_CHECK(cudaFuncSetAttribute(shared_chase_kernel<0>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  CUPROBE_CHECK(cudaFuncSetAttribute(
+      shared_chase_kernel<0>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   chase_kernel_args a;
   chase_result r = detail::chase_prepare(a, nodes, stride, rings, o);
   device_buffer<std::uint32_t> next(static_cast<std::size_t>(nodes));
   next.upload(chase_successors(nodes, rings, seed));
   device_buffer<chase_lane_out> out(chase_warp_lanes);
   out.poison(poison_byte, o.stream);
-  shared_chase_kernel<0><<<1, chase_warp_lanes, smem, o.stream>>>(
-      next.data(), static_cast<std::uint32_t>(nodes), static_cast<std::uint32_t>(stride), a, out.data());
+  shared_chase_kernel<0>
+      <<<1, chase_warp_lanes, smem, o.stream>>>(next.data(), static_cast<std::uint32_t>(nodes),
+                                                static_cast<std::uint32_t>(stride), a, out.data());
   CUPROBE_CHECK_LAUNCH("cuprobe::gen::shared_chase_kernel");
   detail::chase_finish(r, out, a.lanes, o, [](std::uint64_t n) { return n; });
+  return r;
+}
+
+// ------------------------------------------------------------------------------------------
+// One SM, every hop timed: the latency distribution an SM sees (L2 near and far partitions).
+
+/// The kernel behind chase_hops: of the blocks of the grid, the first to start on SM
+/// `target_sm` (claimed[0] decides) chases the ring with one thread from node `start`: `warmup`
+/// untimed hops, then hops timed one by one (%clock64 before the load, after its value is used)
+/// into dynamic shared memory, copied out at the end. Every other block returns at once.
+template <class Load>
+__global__ void chase_hops_kernel(std::uint64_t start, std::uint64_t warmup, std::uint32_t hops,
+                                  std::uint32_t target_sm, Load load, unsigned* claimed,
+                                  std::uint32_t* hop_cycles, chase_lane_out* out) {
+  extern __shared__ std::uint32_t chase_hop_times[];
+  if (threadIdx.x != 0 || ptx::smid() != target_sm || atomicCAS(claimed, 0u, 1u) != 0u) return;
+  std::uint64_t p = start;
+  for (std::uint64_t i = 0; i < warmup; ++i) p = load(reinterpret_cast<const std::uint64_t*>(p));
+  for (std::uint32_t h = 0; h < hops; ++h) {
+    ptx::opaque(p);
+    const std::uint64_t t0 = ptx::clock64();
+    p = load(reinterpret_cast<const std::uint64_t*>(p));
+    ptx::opaque(p);  // the load's value is in hand before the second read
+    const std::uint64_t t1 = ptx::clock64();
+    chase_hop_times[h] = static_cast<std::uint32_t>(t1 - t0);
+  }
+  for (std::uint32_t h = 0; h < hops; ++h) hop_cycles[h] = chase_hop_times[h];
+  *out = {0, p};
+}
+
+/// What chase_hops measured on one SM.
+struct chase_hops_result {
+  std::uint32_t sm = 0;
+  std::vector<std::uint32_t> cycles;  ///< per hop, in order (clock-read overhead included)
+  std::uint64_t last_node = 0;        ///< where the chase ended (validates the hops)
+};
+
+/// Chases `ring` from SM `sm` with one thread and returns the cycles of every one of `hops`
+/// timed hops (after `warmup` untimed ones). The grid is 4 x SMs blocks so that some block
+/// starts on every SM; throws when none started on `sm` (an SM id the device does not have).
+/// Shared memory: 4 bytes per hop (hops <= 8192).
+template <class Load = chase_load_global_cg>
+chase_hops_result chase_hops(const chase_ring& ring, std::uint32_t sm, std::uint32_t hops,
+                             std::uint64_t warmup, Load load = {}, cudaStream_t stream = nullptr) {
+  require(hops >= 1 && hops <= 8192,
+          "chase_hops: hops must be 1 .. 8192, got " + std::to_string(hops));
+  require(ring.rings() == 1, "chase_hops: the ring must be built with rings = 1");
+  int dev = 0, sms = 0;
+  CUPROBE_CHECK(cudaGetDevice(&dev));
+  CUPROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  device_buffer<unsigned> claimed(1);
+  claimed.zero(stream);
+  device_buffer<std::uint32_t> cycles(hops);
+  cycles.poison(poison_byte, stream);
+  device_buffer<chase_lane_out> out(1);
+  out.poison(poison_byte, stream);
+  chase_hops_kernel<Load><<<unsigned(4 * sms), 32, hops * 4, stream>>>(
+      ring.address(0), warmup, hops, sm, load, claimed.data(), cycles.data(), out.data());
+  CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_hops_kernel");
+  CUPROBE_CHECK(cudaStreamSynchronize(stream));
+  require(claimed.to_host()[0] == 1, "chase_hops: no block started on SM " + std::to_string(sm) +
+                                         " (the device has " + std::to_string(sms) + " SMs)");
+  chase_hops_result r;
+  r.sm = sm;
+  r.cycles = cycles.to_host();
+  r.last_node = ring.node_of(out.to_host()[0].last);
   return r;
 }
 
@@ -387,7 +460,8 @@ inline chase_result run_shared_chase(std::size_t bytes, const chase_options& o =
 inline std::vector<std::size_t> chase_sweep_sizes(std::size_t min_bytes, std::size_t max_bytes,
                                                   unsigned points_per_octave = 1,
                                                   std::size_t stride = 128, unsigned rings = 1) {
-  require(min_bytes > 0 && min_bytes <= max_bytes, "chase_sweep_sizes: need 0 < min_bytes <= max_bytes");
+  require(min_bytes > 0 && min_bytes <= max_bytes,
+          "chase_sweep_sizes: need 0 < min_bytes <= max_bytes");
   require(points_per_octave >= 1 && points_per_octave <= 64,
           "chase_sweep_sizes: points_per_octave must be 1..64");
   require(stride > 0 && rings > 0, "chase_sweep_sizes: stride and rings must be positive");
@@ -401,42 +475,6 @@ inline std::vector<std::size_t> chase_sweep_sizes(std::size_t min_bytes, std::si
     if (sizes.empty() || b > sizes.back()) sizes.push_back(b);
   }
   return sizes;
-}
-
-/// What a working-set sweep covers.
-struct chase_sweep_options {
-  std::size_t min_bytes = std::size_t(4) << 10;
-  std::size_t max_bytes = std::size_t(4) << 30;
-  unsigned points_per_octave = 1;
-  std::size_t stride = 128;
-  std::uint64_t seed = 1;
-  chase_options run;  ///< lanes, warm-up, step cap, clock
-};
-
-/// The default of chase_sweep's on_point: nothing.
-struct chase_no_progress {
-  void operator()(const chase_result&) const {}
-};
-
-/// Builds a ring for each size of chase_sweep_sizes() and chases it; `on_point(result)` sees each
-/// result as it comes (for a progress line). Checks free device memory before each ring.
-template <class Load = chase_load_global, class OnPoint = chase_no_progress>
-std::vector<chase_result> chase_sweep(const chase_sweep_options& s = {}, Load load = {},
-                                      OnPoint on_point = {}) {
-  const unsigned rings = s.run.lanes == chase_lanes::warp_own ? chase_warp_lanes : 1;
-  std::vector<chase_result> out;
-  for (std::size_t bytes : chase_sweep_sizes(s.min_bytes, s.max_bytes, s.points_per_octave, s.stride, rings)) {
-    std::size_t free_b = 0, total_b = 0;
-    CUPROBE_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    const std::size_t need = bytes + bytes / s.stride * 4 + (std::size_t(64) << 20);
-    require(need <= free_b, "chase_sweep: a working set of " + std::to_string(bytes) +
-                                " bytes does not fit in the " + std::to_string(free_b) +
-                                " bytes of free device memory; lower max_bytes");
-    chase_ring ring(bytes, s.stride, rings, s.seed);
-    out.push_back(run_chase(ring, s.run, load));
-    on_point(out.back());
-  }
-  return out;
 }
 
 }  // namespace cuprobe::gen

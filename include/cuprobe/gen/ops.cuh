@@ -44,42 +44,13 @@
 
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_buffer.cuh"
+#include "cuprobe/model/op_kind.cuh"
+#include "cuprobe/ptx/arith.cuh"
 
 namespace cuprobe::gen {
 
-/// The peak-model row an operation belongs to (model/peak.cuh looks its throughput up).
-enum class op_kind {
-  fp32_fma,
-  fp32_add,
-  fp32_mul,
-  fp16x2_fma,
-  bf16x2_fma,
-  fp64_fma,
-  int32_add,
-  int32_mad,
-  special_function,  ///< MUFU: rcp, rsqrt, ex2, lg2, sin, cos
-  logic,             ///< LOP3 and the 32-bit AND/OR/XOR row
-  shuffle,
-  other,  ///< not in the peak model (user operations, by default)
-};
-
-inline const char* to_string(op_kind k) {
-  switch (k) {
-    case op_kind::fp32_fma: return "fp32_fma";
-    case op_kind::fp32_add: return "fp32_add";
-    case op_kind::fp32_mul: return "fp32_mul";
-    case op_kind::fp16x2_fma: return "fp16x2_fma";
-    case op_kind::bf16x2_fma: return "bf16x2_fma";
-    case op_kind::fp64_fma: return "fp64_fma";
-    case op_kind::int32_add: return "int32_add";
-    case op_kind::int32_mad: return "int32_mad";
-    case op_kind::special_function: return "special_function";
-    case op_kind::logic: return "logic";
-    case op_kind::shuffle: return "shuffle";
-    case op_kind::other: return "other";
-  }
-  return "?";
-}
+/// The peak-model row of an operation (model/op_kind.cuh; model/peak.cuh looks it up).
+using model::op_kind;
 
 /// Which operand a random draw is for (op::sample).
 enum class operand { init, b, c };
@@ -333,9 +304,7 @@ struct hfma2_f16 : packed16_fma<f16x2> {
   static constexpr const char* sass = "HFMA2(\\.MMA)? R[0-9]+, R";
   static constexpr op_kind kind = op_kind::fp16x2_fma;
   __device__ static f16x2 apply(f16x2 acc, f16x2 b, f16x2 c) {
-    f16x2 r;
-    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r.bits) : "r"(acc.bits), "r"(b.bits), "r"(c.bits));
-    return r;
+    return f16x2{ptx::fma_rn_f16x2(acc.bits, b.bits, c.bits)};
   }
 };
 
@@ -350,9 +319,7 @@ struct hfma2_bf16 : packed16_fma<bf16x2> {
   __device__ static T apply(T acc, T b, T c) {
     CUPROBE_REQUIRE_SM(800, T,
                        "cuprobe::gen::ops::hfma2_bf16 needs sm_80 or newer (fma.rn.bf16x2)");
-    T r;
-    asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(r.bits) : "r"(acc.bits), "r"(b.bits), "r"(c.bits));
-    return r;
+    return T{ptx::fma_rn_bf16x2(acc.bits, b.bits, c.bits)};
   }
 };
 
@@ -374,9 +341,7 @@ struct imad_u32 : op_base<unsigned> {
   static constexpr const char* sass = "IMAD R[0-9]+, U?R[0-9]+";
   static constexpr op_kind kind = op_kind::int32_mad;
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
-    unsigned r;
-    asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(acc), "r"(b), "r"(c));
-    return r;
+    return ptx::mad_lo_u32(acc, b, c);
   }
   static unsigned host_apply(unsigned acc, unsigned b, unsigned c) { return acc * b + c; }
 };
@@ -391,9 +356,7 @@ struct iadd3_u32 : op_base<unsigned> {
   static constexpr const char* sass = "IADD3 R[0-9]+, U?R[0-9]+";
   static constexpr op_kind kind = op_kind::int32_add;
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
-    unsigned r;
-    asm("add.u32 %0, %1, %2;\n\tadd.u32 %0, %0, %3;" : "=r"(r) : "r"(acc), "r"(b), "r"(c));
-    return r;
+    return ptx::add3_u32(acc, b, c);
   }
   static unsigned host_apply(unsigned acc, unsigned b, unsigned c) { return acc + b + c; }
 };
@@ -407,9 +370,7 @@ struct lop3_b32 : op_base<unsigned> {
   static constexpr const char* sass = "LOP3\\.LUT";
   static constexpr op_kind kind = op_kind::logic;
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
-    unsigned r;
-    asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(acc), "r"(b), "r"(c), "n"(lut));
-    return r;
+    return ptx::lop3_b32<lut>(acc, b, c);
   }
   static unsigned host_apply(unsigned a, unsigned b, unsigned c) {
     unsigned r = 0;
@@ -432,11 +393,7 @@ struct rsqrt_f32 : op_base<float> {
   static constexpr const char* sass = "MUFU\\.RSQ";
   static constexpr op_kind kind = op_kind::special_function;
   static constexpr double tolerance = 1e-6;
-  __device__ static float apply(float acc, float, float) {
-    float r;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(acc));
-    return r;
-  }
+  __device__ static float apply(float acc, float, float) { return ptx::rsqrt_approx_ftz_f32(acc); }
   static float host_apply(float acc, float, float) {
     return static_cast<float>(1.0 / std::sqrt(static_cast<double>(acc)));
   }

@@ -1,9 +1,11 @@
 // cuprobe/gen/ordering.cuh: memory-ordering patterns between blocks, and the cost of a fence.
 //
 //   cuprobe::gen::last_block_sum sum(/*max_blocks=*/1024);
-//   unsigned long long s = sum(d_in, n, /*blocks=*/264, cuprobe::gen::publish_pattern::acq_rel_atomic);
-//   for (const auto& c : cuprobe::gen::measure_fence_costs())
-//     std::printf("fence.%s.%s x%u threads: %.1f cycles\n", c.sem, c.scope, c.threads, c.cycles_per_fence);
+//   unsigned long long s = sum(d_in, n, /*blocks=*/264,
+//   cuprobe::gen::publish_pattern::acq_rel_atomic);
+//   cuprobe::gen::fence_cost_kernel<cuprobe::ptx::sem::sc, cuprobe::ptx::scope::gpu, true>
+//       <<<1, 32>>>(scratch, warp_cycles, 1024, unsupported);   // experiments/ordering.cuh times
+//       it
 //
 // last_block_sum: every block sums its share of the input and publishes the partial sum; the
 // last block to arrive (told by an atomic ticket) adds the partial sums and resets the ticket
@@ -11,23 +13,22 @@
 // publish_pattern values are three correct ways to order "write my partial" before "take a
 // ticket" and "see the ticket" before "read everyone's partial" (docs/memory-latency.md).
 //
-// measure_fence_costs(): cycles per fence by semantics and scope, from a loop of (store; fence)
-// minus the same loop without the fence, for one warp and for a full block of 1024 threads.
+// fence_cost_kernel: a loop of (store; fence), or of stores alone, between two clock64 reads;
+// experiments/ordering.cuh (fence_cost, fence_costs) measures it through the runner and
+// subtracts: cycles per fence by semantics and scope, for one warp and a block of 1024 threads.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime_api.h>
+#include <cuda/atomic>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
@@ -52,9 +53,12 @@ enum class publish_pattern {
 
 inline const char* to_string(publish_pattern p) {
   switch (p) {
-    case publish_pattern::fence_then_atomic: return "fence_then_atomic";
-    case publish_pattern::acq_rel_atomic: return "acq_rel_atomic";
-    default: return "release_atomic_acquire_load";
+    case publish_pattern::fence_then_atomic:
+      return "fence_then_atomic";
+    case publish_pattern::acq_rel_atomic:
+      return "acq_rel_atomic";
+    default:
+      return "release_atomic_acquire_load";
   }
 }
 
@@ -85,8 +89,9 @@ template <publish_pattern P, class T>
 __global__ void __launch_bounds__(last_block_sum_threads)
     last_block_sum_kernel(const T* in, std::size_t n, unsigned long long* partials,
                           unsigned* counter, unsigned long long* out) {
-  static_assert(std::is_integral_v<T> && std::is_unsigned_v<T> && sizeof(T) <= 8,
-                "last_block_sum_kernel<P, T>: T must be an unsigned integer type of at most 64 bits");
+  static_assert(
+      std::is_integral_v<T> && std::is_unsigned_v<T> && sizeof(T) <= 8,
+      "last_block_sum_kernel<P, T>: T must be an unsigned integer type of at most 64 bits");
   __shared__ unsigned long long warp_sums[last_block_sum_threads / 32];
   __shared__ bool is_last;
   unsigned long long v = 0;
@@ -101,7 +106,7 @@ __global__ void __launch_bounds__(last_block_sum_threads)
     unsigned ticket;
     if constexpr (P == publish_pattern::fence_then_atomic) {
       ptx::fence<ptx::sem::sc, ptx::scope::gpu>();  // release side
-      ticket = atomicAdd(counter, 1u);  // relaxed
+      ticket = atomicAdd(counter, 1u);              // relaxed
     } else if constexpr (P == publish_pattern::acq_rel_atomic) {
       ticket = c.fetch_add(1u, cuda::memory_order_acq_rel);
     } else {
@@ -123,7 +128,8 @@ __global__ void __launch_bounds__(last_block_sum_threads)
   v = detail::block_sum_256(v, warp_sums);
   if (threadIdx.x == 0) {
     *out = v;
-    detail::device_counter(*counter).store(0u, cuda::memory_order_relaxed);  // ready for the next launch
+    detail::device_counter(*counter).store(
+        0u, cuda::memory_order_relaxed);  // ready for the next launch
   }
 }
 
@@ -140,9 +146,9 @@ class basic_last_block_sum {
   /// Enqueues one reduction of in[0..n) into *d_out (device memory) with `blocks` blocks.
   void launch(const T* in, std::size_t n, unsigned blocks, publish_pattern p,
               unsigned long long* d_out, cudaStream_t s = nullptr) {
-    require(blocks >= 1 && blocks <= partials_.size(),
-            "last_block_sum: blocks must be 1.." + std::to_string(partials_.size()) +
-                " (the max_blocks it was built with)");
+    require(blocks >= 1 && blocks <= partials_.size(), "last_block_sum: blocks must be 1.." +
+                                                           std::to_string(partials_.size()) +
+                                                           " (the max_blocks it was built with)");
     require(d_out != nullptr && (in != nullptr || n == 0), "last_block_sum: null pointer");
     switch (p) {
       case publish_pattern::fence_then_atomic:
@@ -157,8 +163,7 @@ class basic_last_block_sum {
   }
 
   /// Reduces in[0..n) and returns the sum (synchronous).
-  unsigned long long operator()(const T* in, std::size_t n, unsigned blocks,
-                                publish_pattern p) {
+  unsigned long long operator()(const T* in, std::size_t n, unsigned blocks, publish_pattern p) {
     out_.poison();
     launch(in, n, blocks, p, out_.data());
     CUPROBE_CHECK(cudaDeviceSynchronize());
@@ -177,8 +182,8 @@ class basic_last_block_sum {
   template <publish_pattern P>
   void start(const T* in, std::size_t n, unsigned blocks, unsigned long long* d_out,
              cudaStream_t s) {
-    last_block_sum_kernel<P, T><<<blocks, last_block_sum_threads, 0, s>>>(in, n, partials_.data(),
-                                                                       counter_.data(), d_out);
+    last_block_sum_kernel<P, T>
+        <<<blocks, last_block_sum_threads, 0, s>>>(in, n, partials_.data(), counter_.data(), d_out);
     CUPROBE_CHECK_LAUNCH("cuprobe::gen::last_block_sum_kernel");
   }
 
@@ -192,23 +197,6 @@ using last_block_sum = basic_last_block_sum<std::uint32_t>;
 
 // ------------------------------------------------------------------------------------------
 // Fence cost.
-
-/// Cycles of one (store; fence) iteration with and without the fence, and their difference.
-struct fence_cost {
-  const char* sem = "";    ///< "sc", "acq_rel", "acquire", "release"
-  const char* scope = "";  ///< "cta", "cluster", "gpu", "sys"
-  unsigned threads = 0;    ///< block size it ran with (32: one warp; 1024: a full block)
-  bool supported = false;  ///< false: the code this program runs lacks the fence (e.g. cluster before sm_90)
-  double cycles_with = std::numeric_limits<double>::quiet_NaN();     ///< per iteration, median of repeats
-  double cycles_without = std::numeric_limits<double>::quiet_NaN();  ///< per iteration, median
-  double cycles_per_fence = std::numeric_limits<double>::quiet_NaN();  ///< with - without
-};
-
-namespace detail {
-__device__ __forceinline__ void fence_cost_store(unsigned* p, unsigned v) {
-  asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");  // kept, not merged
-}
-}  // namespace detail
 
 /// Rows of the fence-cost scratch buffer: iteration i stores to row i % 8, so that no two stores
 /// of an unrolled loop body share an address (ptxas deletes a store that the next one
@@ -230,94 +218,12 @@ __global__ void fence_cost_kernel(unsigned* scratch, unsigned long long* warp_cy
     const std::uint64_t t0 = ptx::clock64();
 #pragma unroll 4
     for (unsigned i = 0; i < iterations; ++i) {
-      detail::fence_cost_store(p + (i % fence_cost_rows) * blockDim.x, i);
+      ptx::st(p + (i % fence_cost_rows) * blockDim.x, i);  // asm volatile: kept, not merged
       if constexpr (Fence) ptx::fence<Sem, Scope>();
     }
     const std::uint64_t t1 = ptx::clock64();
     if (threadIdx.x % 32 == 0) warp_cycles[threadIdx.x / 32] = t1 - t0;
   }
-}
-
-/// How measure_fence_cost(s) run.
-struct fence_cost_options {
-  unsigned iterations = 1024;  ///< (store; fence) per thread per launch
-  unsigned repeats = 5;        ///< launches; the median is kept
-  cudaStream_t stream = nullptr;
-};
-
-namespace detail {
-/// Median over repeats of (mean over warps of cycles) / iterations; NaN when unsupported.
-template <class Sem, class Scope, bool Fence>
-double fence_cost_cycles(unsigned threads, const fence_cost_options& o, bool& supported) {
-  device_buffer<unsigned> scratch(std::size_t(fence_cost_rows) * threads);
-  device_buffer<unsigned long long> cycles((threads + 31) / 32);
-  device_buffer<int> unsupported(1);
-  unsupported.zero(o.stream);
-  std::vector<double> samples;
-  for (unsigned r = 0; r <= o.repeats; ++r) {  // r == 0: warm-up launch, not kept
-    cycles.poison(poison_byte, o.stream);
-    fence_cost_kernel<Sem, Scope, Fence>
-        <<<1, threads, 0, o.stream>>>(scratch.data(), cycles.data(), o.iterations, unsupported.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::gen::fence_cost_kernel");
-    CUPROBE_CHECK(cudaStreamSynchronize(o.stream));
-    if (unsupported.to_host()[0]) {
-      supported = false;
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    const std::vector<unsigned long long> h = cycles.to_host();
-    double sum = 0;
-    for (unsigned long long c : h) {
-      require(!device_buffer<unsigned long long>::is_poison(c), "fence cost: a warp wrote no result");
-      sum += static_cast<double>(c);
-    }
-    if (r > 0) samples.push_back(sum / h.size() / o.iterations);
-  }
-  supported = true;
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
-}  // namespace detail
-
-/// Cycles per fence<Sem, Scope>() for a block of `threads` (1..1024), by subtraction.
-template <class Sem, class Scope>
-fence_cost measure_fence_cost(unsigned threads, const fence_cost_options& o = {}) {
-  require(threads >= 1 && threads <= 1024, "measure_fence_cost: threads must be 1..1024");
-  require(o.iterations >= 1 && o.repeats >= 1, "measure_fence_cost: iterations and repeats must be >= 1");
-  fence_cost c;
-  c.sem = ptx::sem_name<Sem>();
-  c.scope = ptx::scope_name<Scope>();
-  c.threads = threads;
-  bool with_ok = false, without_ok = false;
-  c.cycles_with = detail::fence_cost_cycles<Sem, Scope, true>(threads, o, with_ok);
-  if (!with_ok) return c;
-  // The baseline loop holds no fence, so one instantiation serves every Sem and Scope.
-  c.cycles_without = detail::fence_cost_cycles<ptx::sem::sc, ptx::scope::cta, false>(threads, o, without_ok);
-  c.supported = without_ok;
-  c.cycles_per_fence = c.cycles_with - c.cycles_without;
-  return c;
-}
-
-/// Every semantics (sc, acq_rel, acquire, release) x scope (cta, cluster, gpu, sys), for one
-/// warp (32 threads) and a full block (1024), in that order; unsupported ones have
-/// supported == false and NaN figures. (A template only so that its 17 kernels are compiled
-/// where it is called, not in every file that includes this header.)
-template <int = 0>
-std::vector<fence_cost> measure_fence_costs(const fence_cost_options& o = {}) {
-  std::vector<fence_cost> out;
-  auto scopes = [&](auto sem, unsigned t) {
-    using S = decltype(sem);
-    out.push_back(measure_fence_cost<S, ptx::scope::cta>(t, o));
-    out.push_back(measure_fence_cost<S, ptx::scope::cluster>(t, o));
-    out.push_back(measure_fence_cost<S, ptx::scope::gpu>(t, o));
-    out.push_back(measure_fence_cost<S, ptx::scope::sys>(t, o));
-  };
-  for (unsigned t : {32u, 1024u}) {
-    scopes(ptx::sem::sc{}, t);
-    scopes(ptx::sem::acq_rel{}, t);
-    scopes(ptx::sem::acquire{}, t);
-    scopes(ptx::sem::release{}, t);
-  }
-  return out;
 }
 
 }  // namespace cuprobe::gen

@@ -1,17 +1,14 @@
-// cuprobe/gen/stream_check.cuh: buffers, byte counts and exact validation for the stream
-// kernels of gen/stream.cuh.
+// cuprobe/gen/stream_check.cuh: exact validation of the stream kernels' outputs
+// (gen/stream_kernels.cuh), on the device and on the host. stream_workload
+// (gen/stream_workload.cuh) calls the device checks; tests call the host ones.
 //
-//   cuprobe::gen::stream_workload w(cuprobe::gen::stream_pattern::mixed, sizeof(float4), 1 << 24);
-//   w.fill_inputs(/*seed=*/7);                      // 5 inputs: mixed 5R1W by default
-//   w.poison_outputs();
-//   k.launch(shape, w.args(shape, cuprobe::gen::loop_mode::in_kernel, /*passes=*/10));
-//   w.check().require();    // on the device, exact: throws with the first wrong word
-//   const auto bytes = w.bytes();   // what that launch moved, and the rule that says so
+//   auto c = cuprobe::gen::check_output(cuprobe::gen::stream_pattern::copy, downloaded, seed);
+//   c.require();                                  // throws with the first wrong word
+//   std::printf("%s\n", c.message.c_str());       // "copy: 0 of 4096 output words differ"
 //
 // The checks compare with the values the kernels must produce, computed from the formulas
 // (stream_input_word, stream_written_word), not from the input buffers, so a kernel that
-// corrupts its inputs fails too. The host versions (check_output, expected_read_sum) do the
-// same on downloaded data, for tests and small sizes.
+// corrupts its inputs fails too.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,8 +20,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/core/launch.cuh"
-#include "cuprobe/gen/stream.cuh"
+#include "cuprobe/gen/stream_kernels.cuh"
 
 namespace cuprobe::gen {
 
@@ -36,7 +32,7 @@ struct stream_check {
   std::uint64_t first_bad = 0;   ///< word index of the first mismatch
   std::uint32_t expected = 0;    ///< at first_bad (read: the expected total)
   std::uint32_t found = 0;
-  std::string message;           ///< one sentence, also when ok
+  std::string message;  ///< one sentence, also when ok
 
   /// Throws cuprobe::error with the message unless ok.
   void require() const {
@@ -72,9 +68,9 @@ inline std::string hex32(std::uint32_t v) {
   return t;
 }
 
-inline stream_check make_word_check(stream_pattern p, std::uint64_t words,
-                                    std::uint64_t mismatches, std::uint64_t first,
-                                    std::uint32_t expected, std::uint32_t found) {
+inline stream_check make_word_check(stream_pattern p, std::uint64_t words, std::uint64_t mismatches,
+                                    std::uint64_t first, std::uint32_t expected,
+                                    std::uint32_t found) {
   stream_check c;
   c.ok = mismatches == 0;
   c.checked = words;
@@ -85,13 +81,14 @@ inline stream_check make_word_check(stream_pattern p, std::uint64_t words,
   c.message = std::string(to_string(p)) + ": " + std::to_string(mismatches) + " of " +
               std::to_string(words) + " output words differ";
   if (mismatches)
-    c.message += ", the first at word " + std::to_string(first) + ": expected " +
-                 hex32(expected) + ", found " + hex32(found) +
+    c.message += ", the first at word " + std::to_string(first) + ": expected " + hex32(expected) +
+                 ", found " + hex32(found) +
                  (found == 0xA5A5A5A5u ? " (the poison: never written)" : "");
   return c;
 }
 
-inline stream_check make_sum_check(std::uint32_t expected, std::uint32_t found, std::uint64_t sinks) {
+inline stream_check make_sum_check(std::uint32_t expected, std::uint32_t found,
+                                   std::uint64_t sinks) {
   stream_check c;
   c.ok = expected == found;
   c.checked = sinks;
@@ -112,8 +109,8 @@ struct check_spec {
 
 /// result[0] += mismatching words, result[1] = min(index of a mismatching word).
 template <class = void>
-__global__ void count_mismatches_kernel(const std::uint32_t* out, std::uint64_t words,
-                                        check_spec s, unsigned long long* result) {
+__global__ void count_mismatches_kernel(const std::uint32_t* out, std::uint64_t words, check_spec s,
+                                        unsigned long long* result) {
   unsigned long long bad = 0, first = ~0ull;
   for (std::uint64_t w = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; w < words;
        w += std::uint64_t(gridDim.x) * blockDim.x) {
@@ -168,8 +165,9 @@ inline std::uint32_t device_sum(const std::uint32_t* p, std::uint64_t words, std
 inline stream_check check_output(stream_pattern p, const std::vector<std::uint32_t>& out,
                                  std::uint64_t seed, unsigned inputs = default_mixed_inputs,
                                  std::uint32_t pass = 0) {
-  require(p != stream_pattern::read, "check_output: the read pattern has sinks, not an output "
-                                     "(use check_read_sinks)");
+  require(p != stream_pattern::read,
+          "check_output: the read pattern has sinks, not an output "
+          "(use check_read_sinks)");
   std::uint64_t bad = 0, first = 0;
   std::uint32_t expected = 0, found = 0;
   for (std::uint64_t w = 0; w < out.size(); ++w) {
@@ -187,139 +185,5 @@ inline stream_check check_read_sinks(const std::vector<std::uint32_t>& sinks,
   for (std::uint32_t v : sinks) s += v;
   return detail::make_sum_check(expected_total, s, sinks.size());
 }
-
-/// The buffers of one stream experiment: inputs filled from a seed, output and sinks poisoned,
-/// arguments for a launch shape, byte counts and an exact check of the last launch. Buffers
-/// hold 32-bit words (elements x element_bytes / 4), aligned for any element type.
-class stream_workload {
- public:
-  stream_workload(stream_pattern pattern, std::size_t element_bytes, std::uint64_t elements,
-                  unsigned inputs = default_mixed_inputs)
-      : pattern_(pattern), element_bytes_(element_bytes), elements_(elements) {
-    require(element_bytes == 4 || element_bytes == 8 || element_bytes == 16,
-            "stream_workload: element_bytes must be 4, 8 or 16, got " +
-                std::to_string(element_bytes));
-    require(elements > 0, "stream_workload: elements must be positive");
-    require(pattern != stream_pattern::mixed || (inputs >= 1 && inputs <= max_stream_inputs),
-            "stream_workload: mixed takes 1 to 8 inputs, got " + std::to_string(inputs));
-    inputs_ = pattern == stream_pattern::mixed ? inputs : pattern == stream_pattern::write ? 0 : 1;
-    for (unsigned k = 0; k < inputs_; ++k) in_.emplace_back(words());
-    if (pattern != stream_pattern::read) out_ = device_buffer<std::uint32_t>(words());
-  }
-
-  stream_pattern pattern() const { return pattern_; }
-  std::size_t element_bytes() const { return element_bytes_; }
-  std::uint64_t elements() const { return elements_; }
-  std::uint64_t words() const { return elements_ * (element_bytes_ / 4); }
-  /// Input arrays: read and copy 1, write 0, mixed N.
-  unsigned inputs() const { return inputs_; }
-  const device_buffer<std::uint32_t>& input(unsigned k) const { return in_.at(k); }
-  const device_buffer<std::uint32_t>& output() const { return out_; }
-  device_buffer<std::uint32_t>& output() { return out_; }  ///< e.g. for a peer to write into
-  const device_buffer<std::uint32_t>& sinks() const { return sink_; }
-
-  /// Input k, word w becomes stream_input_word(seed, k, w).
-  void fill_inputs(std::uint64_t seed) {
-    for (unsigned k = 0; k < inputs_; ++k) {
-      detail::fill_input_kernel<><<<detail::check_grid(words()), 256>>>(in_[k].data(), words(),
-                                                                         seed, k);
-      CUPROBE_CHECK_LAUNCH("cuprobe::gen::detail::fill_input_kernel");
-    }
-    CUPROBE_CHECK(cudaDeviceSynchronize());
-    seed_ = seed;
-    filled_ = true;
-  }
-
-  /// Sets the output and the sinks to poison_byte, so that unwritten words show.
-  void poison_outputs() {
-    out_.poison();
-    sink_.poison();
-  }
-
-  /// Arguments for launches of `shape`, and what check() and bytes() will assume of the next
-  /// launch. Allocates (and poisons) the sinks when the grid has more threads than before:
-  /// call it before timing.
-  stream_args args(const launch_shape& shape, loop_mode mode = loop_mode::launches,
-                   std::uint32_t passes = 1, std::uint32_t first_pass = 0,
-                   stream_layout layout = stream_layout::partitioned) {
-    require(layout == stream_layout::partitioned || pattern_ == stream_pattern::read,
-            "stream_workload::args: only the read pattern takes the replicated layout");
-    require(mode == loop_mode::launches || passes >= 1, "stream_workload::args: passes must be >= 1");
-    if (pattern_ == stream_pattern::read && sink_.size() < shape.threads()) {
-      sink_ = device_buffer<std::uint32_t>(shape.threads());
-      sink_.poison();
-    }
-    stream_args a;
-    for (unsigned k = 0; k < inputs_; ++k) a.in[k] = in_[k].data();
-    a.out = out_.data();
-    a.sink = sink_.data();
-    a.elements = elements_;
-    a.inputs = inputs_ ? inputs_ : 1;
-    a.passes = passes;
-    a.first_pass = first_pass;
-    a.replicated = layout == stream_layout::replicated;
-    shape_ = shape;
-    passes_ = mode == loop_mode::in_kernel ? passes : 1;
-    last_pass_ = first_pass + passes_ - 1;
-    layout_ = layout;
-    has_args_ = true;
-    return a;
-  }
-
-  /// Bytes that one launch made with the last args() moves.
-  stream_bytes bytes() const {
-    require(has_args_, "stream_workload::bytes: call args() first");
-    return stream_accounting(pattern_, elements_, element_bytes_, passes_, inputs_ ? inputs_ : 1,
-                             replicas());
-  }
-
-  /// Validates, on the device, what the last launch made with the last args() left behind.
-  /// Synchronises the device first (an asynchronous launch error surfaces here).
-  stream_check check() const {
-    require(has_args_, "stream_workload::check: call args() and launch first");
-    require(inputs_ == 0 || filled_, "stream_workload::check: call fill_inputs() before launching");
-    CUPROBE_CHECK(cudaDeviceSynchronize());
-    if (pattern_ == stream_pattern::read) {
-      const std::uint32_t total = detail::device_sum(nullptr, words(), seed_);
-      const std::uint32_t expected = total * static_cast<std::uint32_t>(passes_ * replicas());
-      const std::uint32_t found = detail::device_sum(sink_.data(), shape_.threads(), 0);
-      return detail::make_sum_check(expected, found, shape_.threads());
-    }
-    device_buffer<unsigned long long> r(2);
-    CUPROBE_CHECK(cudaMemset(r.data(), 0, 8));
-    CUPROBE_CHECK(cudaMemset(r.data() + 1, 0xFF, 8));
-    const detail::check_spec spec{pattern_, seed_, inputs_, last_pass_};
-    detail::count_mismatches_kernel<><<<detail::check_grid(words()), 256>>>(out_.data(), words(),
-                                                                             spec, r.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::gen::detail::count_mismatches_kernel");
-    const auto h = r.to_host();
-    std::uint32_t found = 0, expected = 0;
-    if (h[0]) {
-      CUPROBE_CHECK(cudaMemcpy(&found, out_.data() + h[1], 4, cudaMemcpyDeviceToHost));
-      expected = stream_expected_word(pattern_, seed_, inputs_, h[1], last_pass_);
-    }
-    return detail::make_word_check(pattern_, words(), h[0], h[1], expected, found);
-  }
-
- private:
-  std::uint64_t replicas() const {
-    return layout_ == stream_layout::replicated ? shape_.blocks() : 1;
-  }
-
-  stream_pattern pattern_;
-  std::size_t element_bytes_;
-  std::uint64_t elements_;
-  unsigned inputs_ = 0;
-  std::vector<device_buffer<std::uint32_t>> in_;
-  device_buffer<std::uint32_t> out_;
-  device_buffer<std::uint32_t> sink_;
-  std::uint64_t seed_ = 0;
-  bool filled_ = false;
-  launch_shape shape_{};
-  std::uint32_t passes_ = 1;
-  std::uint32_t last_pass_ = 0;
-  stream_layout layout_ = stream_layout::partitioned;
-  bool has_args_ = false;
-};
 
 }  // namespace cuprobe::gen

@@ -4,13 +4,15 @@
 //   auto before = probe.sample();  ...  auto after = probe.sample();
 //
 // Readings come from NVML (measure/nvml.cuh, loaded at run time). Without NVML every reading
-// says available = false and the reports print "unavailable".
+// says available = false, its fields are empty, and the reports print "unavailable".
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/nvml.cuh"
 
 namespace cuprobe {
@@ -18,32 +20,31 @@ namespace cuprobe {
 /// The state of the GPU around one measurement.
 struct environment {
   nvml_sample before, after;
-  std::vector<int> sm_clock_mhz;  ///< NVML SM clock read after each sample (when enabled)
+  std::vector<int> sm_clock_mhz;        ///< NVML SM clock read after each sample (when enabled)
   long long throttle_reasons_seen = 0;  ///< OR of power/thermal reason bits seen
 
-  int min_sm_clock_mhz() const {
-    int m = -1;
-    for (int c : sm_clock_mhz)
-      if (c > 0 && (m < 0 || c < m)) m = c;
-    for (int c : {before.sm_clock_mhz, after.sm_clock_mhz})
-      if (c > 0 && (m < 0 || c < m)) m = c;
+  /// The lowest SM clock read during the samples, before or after them.
+  std::optional<int> min_sm_clock_mhz() const {
+    std::optional<int> m;
+    auto take = [&](int c) { m = m ? std::min(*m, c) : c; };
+    for (int c : sm_clock_mhz) take(c);
+    if (before.sm_clock_mhz) take(*before.sm_clock_mhz);
+    if (after.sm_clock_mhz) take(*after.sm_clock_mhz);
     return m;
   }
-  /// The median of the SM clock readings taken during the samples (-1 without any).
-  double median_sm_clock_mhz() const {
-    std::vector<int> v;
-    for (int c : sm_clock_mhz)
-      if (c > 0) v.push_back(c);
-    if (v.empty()) {
-      if (after.sm_clock_mhz > 0) return after.sm_clock_mhz;
-      return before.sm_clock_mhz;
-    }
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  /// The median of the SM clock readings taken during the samples (else the reading after
+  /// them, else before).
+  std::optional<double> median_sm_clock_mhz() const {
+    if (!sm_clock_mhz.empty())
+      return median(std::vector<double>(sm_clock_mhz.begin(), sm_clock_mhz.end()));
+    if (after.sm_clock_mhz) return double(*after.sm_clock_mhz);
+    if (before.sm_clock_mhz) return double(*before.sm_clock_mhz);
+    return std::nullopt;
   }
-  int max_sm_clock_mhz() const {
-    return std::max(before.max_sm_clock_mhz, after.max_sm_clock_mhz);
+  std::optional<int> max_sm_clock_mhz() const {
+    if (before.max_sm_clock_mhz && after.max_sm_clock_mhz)
+      return std::max(*before.max_sm_clock_mhz, *after.max_sm_clock_mhz);
+    return before.max_sm_clock_mhz ? before.max_sm_clock_mhz : after.max_sm_clock_mhz;
   }
 };
 
@@ -54,11 +55,11 @@ class environment_probe {
       : dev_(nvml::instance().device_by_uuid(uuid)) {}
   bool available() const noexcept { return dev_ != nullptr; }
   nvml_sample sample() const { return nvml::instance().sample(dev_); }
-  int sm_clock_mhz() const { return nvml::instance().sm_clock_mhz(dev_); }
+  std::optional<int> sm_clock_mhz() const { return nvml::instance().sm_clock_mhz(dev_); }
   /// The power/thermal bits of NVML's clock event reasons now (0 when none or unknown).
   long long throttle_bits() const {
-    const long long r = nvml::instance().clock_event_reasons(dev_);
-    return r > 0 ? (r & throttle_reason_mask) : 0;
+    const auto r = nvml::instance().clock_event_reasons(dev_);
+    return r ? (*r & throttle_reason_mask) : 0;
   }
 
  private:

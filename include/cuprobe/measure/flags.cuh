@@ -1,18 +1,33 @@
-// cuprobe/measure/flags.cuh: what makes a result suspicious, as pure logic (host-testable).
+// cuprobe/measure/flags.cuh: what makes a result indefensible, as pure logic (host-testable).
 //
-//   auto flags = cuprobe::evaluate_flags(in);   // in: rates, clocks, noise of one measurement
-//   for (auto& f : flags) std::printf("%s: %s\n", f.code.c_str(), f.message.c_str());
+//   auto flags = cuprobe::evaluate_flags(in);   // in: rates, sizes, clocks, noise of one
+//   measurement for (auto& f : flags) std::printf("%s: %s\n", f.code.c_str(), f.message.c_str());
 //
-// Codes: "throttling" (the SM clock fell below 90 % of its maximum while sampling, or NVML
-// reported a power/thermal slowdown), "above_dram_peak" (bandwidth above the nominal DRAM
-// peak although the working set was declared to be in DRAM: cache interference), "noisy"
-// (relative standard deviation above the threshold), "clock_unknown" (no NVML clock reading:
-// throttling could not be checked), "few_samples" (fewer than 3 samples).
+// Each flag is a code and a sentence that names the numbers. docs/measurement.md lists every
+// flag, when it fires and its sentence:
+//   throttling           the SM clock fell below throttle_fraction (90 %) of its maximum while
+//                        sampling, or NVML reported a power or thermal slowdown
+//   clock_unknown        no NVML clock reading: throttling was not checked
+//   above_dram_peak      bytes/s above the nominal DRAM peak for work declared as DRAM
+//   above_memory_peak    bytes/s above SMs x the widest per-SM path (L1/shared memory) x the
+//                        maximum clock: no memory of this device delivers that
+//   above_compute_peak   ops/s above the peak model (op kind declared) at the maximum clock
+//   cache_resident       DRAM work whose working set is below dram_l2_factor x the L2
+//   working_set_unknown  DRAM work that declared no working set: residency not checked
+//   launch_bound         the launch-overhead floor of one sample is above launch_share of it
+//   debug_build          the program carries cuprobe's device checks (no NDEBUG, or -G)
+//   noisy                relative standard deviation above the threshold
+//   few_samples          fewer than 3 samples
+// Unknown inputs are std::optional: a flag whose inputs are unknown does not fire (and
+// clock_unknown / working_set_unknown say what could not be checked).
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "cuprobe/core/format.cuh"
 
 namespace cuprobe {
 
@@ -21,18 +36,30 @@ struct flag {
   std::string message;
 };
 
-/// Everything evaluate_flags() looks at. Unknown values are negative.
+/// Everything evaluate_flags() looks at.
 struct flag_inputs {
-  double bytes_per_s = -1;
+  std::optional<double> bytes_per_s;
+  std::optional<double> ops_per_s;
   bool dram_working_set = false;
-  double nominal_dram_bytes_per_s = -1;
-  int min_sm_clock_mhz = -1;  ///< lowest SM clock NVML reported during the samples
-  int max_sm_clock_mhz = -1;  ///< the device's maximum SM clock (NVML)
+  std::optional<double> working_set_bytes;
+  std::optional<double> l2_bytes;
+  double dram_l2_factor = 4;  ///< DRAM work needs a working set of at least this x the L2
+  bool in_kernel = false;
+  std::size_t iterations = 1;
+  std::optional<double> nominal_dram_bytes_per_s;
+  std::optional<double> memory_peak_bytes_per_s;  ///< SMs x widest per-SM path x max clock
+  std::optional<double> compute_peak_ops_per_s;   ///< peak model x SMs x max clock
+  std::optional<int> min_sm_clock_mhz;  ///< lowest SM clock NVML reported during the samples
+  std::optional<int> max_sm_clock_mhz;  ///< the device's maximum SM clock (NVML)
   long long throttle_reasons = 0;  ///< OR of NVML clock event reasons seen (power/thermal bits)
+  double throttle_fraction = 0.90;
+  std::optional<double> launch_floor_s;  ///< launch overhead of one sample (event-timed)
+  std::optional<double> sample_s;        ///< median time of one sample (event-timed)
+  double launch_share = 0.05;            ///< launch_bound above this share of a sample
+  bool debug_build = false;
   double rel_stdev = 0;
   double noise_threshold = 0.05;
   std::size_t samples = 0;
-  double throttle_fraction = 0.90;
 };
 
 inline std::string percent(double x) {
@@ -41,24 +68,75 @@ inline std::string percent(double x) {
   return b;
 }
 
+namespace detail {
+inline std::string flag_number(double v, const char* unit) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.4g %s", v, unit);
+  return b;
+}
+}  // namespace detail
+
 inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
+  using detail::flag_number;
   std::vector<flag> out;
-  if (in.min_sm_clock_mhz > 0 && in.max_sm_clock_mhz > 0) {
-    if (in.min_sm_clock_mhz < in.throttle_fraction * in.max_sm_clock_mhz)
-      out.push_back({"throttling", "SM clock fell to " + std::to_string(in.min_sm_clock_mhz) +
+  if (in.min_sm_clock_mhz && in.max_sm_clock_mhz) {
+    if (*in.min_sm_clock_mhz < in.throttle_fraction * *in.max_sm_clock_mhz)
+      out.push_back({"throttling", "SM clock fell to " + std::to_string(*in.min_sm_clock_mhz) +
                                        " MHz, below " + percent(in.throttle_fraction) + " of its " +
-                                       std::to_string(in.max_sm_clock_mhz) + " MHz maximum"});
+                                       std::to_string(*in.max_sm_clock_mhz) + " MHz maximum"});
   } else {
-    out.push_back({"clock_unknown", "no SM clock reading (NVML unavailable): throttling not checked"});
+    out.push_back(
+        {"clock_unknown", "no SM clock reading (NVML unavailable): throttling not checked"});
   }
   if (in.throttle_reasons != 0 && (out.empty() || out.back().code != "throttling"))
-    out.push_back({"throttling", "NVML reported a power or thermal clock slowdown during the samples"});
-  if (in.dram_working_set && in.bytes_per_s > 0 && in.nominal_dram_bytes_per_s > 0 &&
-      in.bytes_per_s > in.nominal_dram_bytes_per_s)
+    out.push_back(
+        {"throttling", "NVML reported a power or thermal clock slowdown during the samples"});
+  if (in.dram_working_set && in.bytes_per_s && in.nominal_dram_bytes_per_s &&
+      *in.bytes_per_s > *in.nominal_dram_bytes_per_s)
     out.push_back({"above_dram_peak",
-                   "bandwidth is " + percent(in.bytes_per_s / in.nominal_dram_bytes_per_s) +
-                       " of the nominal DRAM peak for a working set declared as DRAM: the caches "
-                       "served part of it"});
+                   "bandwidth is " + percent(*in.bytes_per_s / *in.nominal_dram_bytes_per_s) +
+                       " of the nominal DRAM peak (" +
+                       flag_number(*in.nominal_dram_bytes_per_s / 1e9, "GB/s") +
+                       ") for a working set declared as DRAM: the caches served part of it"});
+  if (in.bytes_per_s && in.memory_peak_bytes_per_s && *in.bytes_per_s > *in.memory_peak_bytes_per_s)
+    out.push_back({"above_memory_peak",
+                   flag_number(*in.bytes_per_s / 1e9, "GB/s") + " is above " +
+                       flag_number(*in.memory_peak_bytes_per_s / 1e9, "GB/s") +
+                       ", every SM's widest path (L1/shared memory) at the maximum clock: the "
+                       "declared bytes or iterations are wrong"});
+  if (in.ops_per_s && in.compute_peak_ops_per_s && *in.ops_per_s > *in.compute_peak_ops_per_s)
+    out.push_back({"above_compute_peak",
+                   flag_number(*in.ops_per_s, "ops/s") + " is above the peak model's " +
+                       flag_number(*in.compute_peak_ops_per_s, "ops/s") +
+                       " at the maximum clock: the declared work or iterations are wrong"});
+  if (in.dram_working_set) {
+    if (!in.working_set_bytes) {
+      out.push_back({"working_set_unknown",
+                     "DRAM work declared no working set: whether it fits in the caches was not "
+                     "checked (work::with_working_set)"});
+    } else if (in.l2_bytes && *in.working_set_bytes < in.dram_l2_factor * *in.l2_bytes) {
+      std::string m = "the working set of " + fmt_bytes(*in.working_set_bytes) + " is below " +
+                      flag_number(in.dram_l2_factor, "x") + "the " + fmt_bytes(*in.l2_bytes) +
+                      " L2 for work declared as DRAM";
+      if (in.in_kernel && in.iterations > 1 && *in.working_set_bytes <= *in.l2_bytes)
+        m += "; each of the " + std::to_string(in.iterations) +
+             " passes in a launch after the first finds it in the L2";
+      out.push_back({"cache_resident", m + ": the number is (partly) a cache figure"});
+    }
+  }
+  if (in.launch_floor_s && in.sample_s && *in.sample_s > 0 &&
+      *in.launch_floor_s > in.launch_share * *in.sample_s)
+    out.push_back({"launch_bound", "launch overhead (" +
+                                       flag_number(*in.launch_floor_s * 1e6, "us") +
+                                       " per sample, measured on an empty kernel) is " +
+                                       percent(*in.launch_floor_s / *in.sample_s) + " of the " +
+                                       flag_number(*in.sample_s * 1e6, "us") + " sample, above " +
+                                       percent(in.launch_share) +
+                                       ": batch launches, replay a graph, or loop in the kernel"});
+  if (in.debug_build)
+    out.push_back({"debug_build",
+                   "built with cuprobe's device checks (NDEBUG undefined, CUPROBE_DEBUG, or -G): "
+                   "the timed kernels may carry checks, traps and local memory; build Release"});
   if (in.samples >= 2 && in.rel_stdev > in.noise_threshold)
     out.push_back({"noisy", "relative standard deviation " + percent(in.rel_stdev) +
                                 " is above the " + percent(in.noise_threshold) + " threshold"});

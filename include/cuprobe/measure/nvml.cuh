@@ -10,35 +10,41 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuprobe {
 
-/// One reading of the device's state, as NVML reports it. Unread fields are -1.
+/// One reading of the device's state, as NVML reports it. Unread fields are empty.
 struct nvml_sample {
   bool available = false;
-  int sm_clock_mhz = -1, mem_clock_mhz = -1;
-  int max_sm_clock_mhz = -1, max_mem_clock_mhz = -1;
-  double power_w = -1, power_limit_w = -1;
-  int temperature_c = -1;
-  long long clock_event_reasons = -1;  ///< NVML "clocks event (throttle) reasons" bitmask
-  int ecc_current = -1;                ///< 1 on, 0 off
-  int persistence_mode = -1;           ///< 1 on, 0 off
+  std::optional<int> sm_clock_mhz, mem_clock_mhz;
+  std::optional<int> max_sm_clock_mhz, max_mem_clock_mhz;
+  std::optional<double> power_w, power_limit_w;
+  std::optional<int> temperature_c;
+  std::optional<long long> clock_event_reasons;  ///< NVML "clocks event (throttle) reasons" bitmask
+  std::optional<bool> ecc_on;
+  std::optional<bool> persistence_mode;
 };
 
 /// Names of the bits of nvml_sample::clock_event_reasons (NVML's nvmlClocksEventReason*).
-inline std::vector<std::string> clock_event_reason_names(long long bits) {
+inline std::vector<std::string> clock_event_reason_names(std::optional<long long> reasons) {
   static const struct {
     long long bit;
     const char* name;
-  } table[] = {{0x1, "gpu_idle"},         {0x2, "applications_clocks_setting"},
-               {0x4, "sw_power_cap"},     {0x8, "hw_slowdown"},
-               {0x10, "sync_boost"},      {0x20, "sw_thermal_slowdown"},
-               {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},
+  } table[] = {{0x1, "gpu_idle"},
+               {0x2, "applications_clocks_setting"},
+               {0x4, "sw_power_cap"},
+               {0x8, "hw_slowdown"},
+               {0x10, "sync_boost"},
+               {0x20, "sw_thermal_slowdown"},
+               {0x40, "hw_thermal_slowdown"},
+               {0x80, "hw_power_brake_slowdown"},
                {0x100, "display_clock_setting"}};
   std::vector<std::string> out;
-  if (bits < 0) return out;
+  if (!reasons) return out;
+  const long long bits = *reasons;
   for (const auto& e : table)
     if (bits & e.bit) out.push_back(e.name);
   return out;
@@ -85,24 +91,25 @@ class nvml {
     if (power_limit_ && power_limit_(d, &v) == 0) s.power_limit_w = v / 1000.0;
     if (temperature_ && temperature_(d, 0 /*NVML_TEMPERATURE_GPU*/, &v) == 0)
       s.temperature_c = int(v);
-    unsigned long long reasons = 0;
-    if (reasons_ && reasons_(d, &reasons) == 0) s.clock_event_reasons = (long long)reasons;
+    s.clock_event_reasons = clock_event_reasons(d);
     int cur = 0, pending = 0;
-    if (ecc_ && ecc_(d, &cur, &pending) == 0) s.ecc_current = cur;
-    if (persistence_ && persistence_(d, &cur) == 0) s.persistence_mode = cur;
+    if (ecc_ && ecc_(d, &cur, &pending) == 0) s.ecc_on = cur == 1;
+    if (persistence_ && persistence_(d, &cur) == 0) s.persistence_mode = cur == 1;
     return s;
   }
 
   /// Only the SM clock (cheap enough to read after every sample).
-  int sm_clock_mhz(device d) const {
+  std::optional<int> sm_clock_mhz(device d) const {
     unsigned v = 0;
-    return ok_ && d && clock_ && clock_(d, 1, &v) == 0 ? int(v) : -1;
+    if (ok_ && d && clock_ && clock_(d, 1, &v) == 0) return int(v);
+    return std::nullopt;
   }
 
-  /// Only the clock event reasons bitmask (-1 when unread).
-  long long clock_event_reasons(device d) const {
+  /// Only the clock event reasons bitmask.
+  std::optional<long long> clock_event_reasons(device d) const {
     unsigned long long r = 0;
-    return ok_ && d && reasons_ && reasons_(d, &r) == 0 ? (long long)r : -1;
+    if (ok_ && d && reasons_ && reasons_(d, &r) == 0) return static_cast<long long>(r);
+    return std::nullopt;
   }
 
   nvml(const nvml&) = delete;

@@ -21,7 +21,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/measure/stats.cuh"
+#include "cuprobe/core/stats.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
 namespace cuprobe {
@@ -53,7 +53,9 @@ struct region_timer_view {
     const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
     unsigned long long s;
     switch (scope) {
-      case region_scope::thread: s = block * threads + tid; break;
+      case region_scope::thread:
+        s = block * threads + tid;
+        break;
       case region_scope::warp:
         if (tid % 32) return -1;
         s = block * ((threads + 31) / 32) + tid / 32;
@@ -99,13 +101,13 @@ __global__ void empty_region_kernel(region_timer_view v, int repeats) {
 /// Statistics of a set of region records.
 struct region_stats {
   std::size_t records = 0;
-  summary cycles;          ///< per record (stop - start), overhead subtracted if asked
-  summary ns;              ///< per record, from %globaltimer
+  summary cycles;              ///< per record (stop - start), overhead subtracted if asked
+  summary ns;                  ///< per record, from %globaltimer
   double overhead_cycles = 0;  ///< the empty-region cost that was (or would be) subtracted
   bool overhead_subtracted = false;
-  int sms = 0;                 ///< distinct SMs that recorded
+  int sms = 0;                                  ///< distinct SMs that recorded
   double sm_median_min = 0, sm_median_max = 0;  ///< spread of per-SM median cycles
-  double span_ns = 0;          ///< last stop - first start (globaltimer, all records)
+  double span_ns = 0;  ///< last stop - first start (globaltimer, all records)
 };
 
 /// Host side: owns the records, hands out views, reads and analyses them.

@@ -1,152 +1,127 @@
-// cuprobe/measure/runner.cuh: the measurement protocol. Warm-up, samples until a stopping
-// rule says enough, optional L2 flush, input rotation and CUDA-graph batches, NVML readings
-// around and during the samples, statistics, derived rates and flags.
+// cuprobe/measure/runner.cuh: the measurement protocol, for every kind of sample.
 //
-//   auto m = cuprobe::measure("copy.float4",
+//   auto m = cuprobe::measure("copy.float4",                                // event-timed
 //       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); },
-//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written", /*dram=*/true));
-//   std::printf("%.0f GB/s (median of %zu)\n", m.rate.bytes_per_s / 1e9, m.time.count);
+//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written", true, 32.0 *
+//       n));
+//   auto c = cuprobe::measure_samples("chase", cuprobe::sample_unit::cycles,  // in-kernel
+//       [&](const cuprobe::launch_context& ctx) { return double(run_one_chase(ctx.stream)); },
+//       cuprobe::work::op_count(1, "one hop"), opts);                       // opts.iterations =
+//       hops
+//   std::printf("%.0f GB/s; %.1f cycles/hop\n", m.gb_per_s(), c.cycles_per_op());
 //
-// The callable takes the stream (cudaStream_t) or a launch_context (stream, sample index,
-// rotation index, warm-up or not). It must only enqueue work on that stream.
+// One protocol (nvbench's manual timer, in spirit): measure() times launches with CUDA events;
+// measure_samples() takes any callable that returns one sample in a declared unit (cycles from
+// %clock64, nanoseconds from %globaltimer, or a value the kernel computes). Both go through
+// the same steps: options validated; NVML reading before; warm-up; samples until the stopping
+// rule says enough (optional L2 flush before each, outside the timed region; NVML SM clock and
+// throttle reasons after each); NVML reading after; statistics of the samples in their unit;
+// rates; flags. Every CUDA error raised inside names the measurement and the phase (warm-up,
+// sample k, graph capture, profile).
 //
-// Sample = the event-timed time of `batch` launches divided by batch x iterations, i.e. the
-// time of one iteration. Loop modes: `launches` (one pass per launch: each sample pays launch
-// overhead once per pass, the seed practice for DRAM) and `in_kernel` (the kernel makes
-// `iterations` passes itself; set run_options::iterations to that count).
+// Each sample is divided by `iterations` (in_kernel: the passes one sample covers) and, for
+// event-timed samples, by `batch` (launches per sample): samples are per iteration.
+// The event callable takes a cudaStream_t or a launch_context and must only enqueue work on
+// that stream. A sampler takes a launch_context, a cudaStream_t or nothing, enqueues its work
+// on that stream if it launches any, waits for it, and returns the sample.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/core/json.cuh"
-#include "cuprobe/core/launch.cuh"
-#include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
-#include "cuprobe/measure/flags.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
+#include "cuprobe/measure/launch_overhead.cuh"
+#include "cuprobe/measure/measurement.cuh"
 #include "cuprobe/measure/nvtx.cuh"
-#include "cuprobe/measure/stats.cuh"
+#include "cuprobe/model/memory.cuh"
+#include "cuprobe/model/peak.cuh"
 
 namespace cuprobe {
 
-/// What the callable is told on each call.
-struct launch_context {
-  cudaStream_t stream = nullptr;
-  std::size_t sample = 0;    ///< index of the sample (0 during warm-up)
-  std::size_t rotation = 0;  ///< which input set to use: 0 .. run_options::rotations - 1
-  bool warmup = false;
-};
-
-/// What one iteration does, as the user declares it: the rates are derived from this.
-struct work {
-  double bytes_read = 0, bytes_written = 0;
-  double flops = 0;
-  double ops = 0;          ///< operations for ops/s and cycles/op (instructions, hops, ...)
-  std::string accounting;  ///< which bytes or operations count, in words
-  bool dram_working_set = false;  ///< the data is meant to come from DRAM (flags cache hits)
-
-  double bytes() const { return bytes_read + bytes_written; }
-  static work bytes_moved(double read, double written, std::string accounting, bool dram = false) {
-    work w;
-    w.bytes_read = read;
-    w.bytes_written = written;
-    w.accounting = std::move(accounting);
-    w.dram_working_set = dram;
-    return w;
-  }
-  static work flop_count(double flops, double instructions, std::string accounting) {
-    work w;
-    w.flops = flops;
-    w.ops = instructions;
-    w.accounting = std::move(accounting);
-    return w;
-  }
-  static work op_count(double ops, std::string accounting) {
-    work w;
-    w.ops = ops;
-    w.accounting = std::move(accounting);
-    return w;
-  }
-};
-
-struct run_options {
-  std::size_t warmup = 3;                           ///< untimed calls before the samples
-  stopping_rule stop = stopping_rule::fixed(20);    ///< how many samples
-  loop_mode mode = loop_mode::launches;
-  std::size_t iterations = 1;  ///< passes one launch makes (in_kernel); samples are divided by it
-  std::size_t batch = 1;       ///< launches per sample, timed together (divided out)
-  bool graph = false;          ///< capture the batch once as a CUDA graph and replay it
-  bool flush_l2 = false;       ///< evict the L2 before each sample (outside the timed region)
-  std::size_t rotations = 1;   ///< launch_context::rotation cycles through 0 .. rotations - 1
-  bool profile = false;        ///< one launch, no warm-up (for ncu); CUPROBE_PROFILE=1 sets it
-  bool nvtx = true;            ///< NVTX range named after the measurement
-  bool sample_clocks = true;   ///< read NVML's SM clock after every sample
-  double noise_threshold = 0.05;  ///< "noisy" flag above this relative standard deviation
-  double clock_mhz = 0;  ///< clock for cycles/op; 0 = median NVML SM clock seen during samples
-  cudaStream_t stream = nullptr;  ///< nullptr: the runner uses a stream of its own
-};
-
-/// Rates derived from the median time and the declared work.
-struct rates {
-  double seconds = 0;         ///< median time of one iteration
-  double bytes_per_s = -1;    ///< (bytes read + written) / seconds, -1 when no bytes declared
-  double flop_per_s = -1;
-  double ops_per_s = -1;
-  double cycles_per_op = -1;  ///< seconds x clock / ops
-  double clock_mhz = -1;      ///< the clock used for cycles_per_op
-  std::string clock_source;   ///< "given", "nvml (median during samples)" or "device maximum"
-};
-
-/// Everything one measurement produced.
-struct measurement {
-  std::string name;
-  json params = json::object();         ///< the benchmark's parameters (for reports and plots)
-  std::optional<launch_shape> launch;   ///< set with with_launch()
-  std::optional<kernel_attributes> kernel;
-  work declared;
-  run_options options;
-  std::vector<double> samples_s;  ///< seconds per iteration, in the order taken
-  summary time;
-  rates rate;
-  environment env;
-  std::vector<flag> flags;
-  std::string stop_verdict;
-  double wall_s = 0;
-
-  measurement& with_launch(const launch_shape& s) {
-    launch = s;
-    return *this;
-  }
-  measurement& with_kernel(const kernel_attributes& k) {
-    kernel = k;
-    return *this;
-  }
-  measurement& with_param(const std::string& key, json value) {
-    params[key] = std::move(value);
-    return *this;
-  }
-  double gb_per_s() const { return rate.bytes_per_s / 1e9; }
-  double tflop_per_s() const { return rate.flop_per_s / 1e12; }
-};
-
-/// True when CUPROBE_PROFILE is set to something other than 0 (profile mode for ncu).
+/// True when CUPROBE_PROFILE is set to something other than 0: documented input that turns on
+/// run_options::profile for every measurement of the process (for ncu).
 inline bool profile_mode_from_env() {
   const char* e = std::getenv("CUPROBE_PROFILE");
   return e && *e && std::string(e) != "0";
 }
 
+/// Throws cuprobe::error naming `who`, the field, its value and the limit when `o` cannot be
+/// run (limits: run_options' constants; the stopping rule's own validate()).
+inline void validate_options(const run_options& o, const std::string& who) {
+  const std::string w = who + ": run_options.";
+  const auto count = [&](const char* field, std::size_t v, std::size_t lo, std::size_t hi) {
+    require(v >= lo && v <= hi, w + field + " is " + std::to_string(v) + "; it must be " +
+                                    std::to_string(lo) + " .. " + std::to_string(hi) +
+                                    (v > hi ? " (a negative number converted to size_t?)" : ""));
+  };
+  count("warmup", o.warmup, 0, run_options::max_warmup);
+  count("iterations", o.iterations, 1, run_options::max_iterations);
+  count("batch", o.batch, 1, run_options::max_batch);
+  count("rotations", o.rotations, 1, run_options::max_rotations);
+  require(o.mode == loop_mode::in_kernel || o.iterations == 1,
+          w + "iterations is " + std::to_string(o.iterations) +
+              " with loop_mode::launches (one pass per launch); set mode = in_kernel when the "
+              "kernel makes several passes");
+  require(std::isfinite(o.noise_threshold) && o.noise_threshold >= 0 && o.noise_threshold <= 10,
+          w + "noise_threshold is " + std::to_string(o.noise_threshold) +
+              "; it must be a finite relative standard deviation in 0 .. 10");
+  require(!o.clock_mhz || (std::isfinite(*o.clock_mhz) && *o.clock_mhz > 0 && *o.clock_mhz < 1e5),
+          w + "clock_mhz is " + (o.clock_mhz ? std::to_string(*o.clock_mhz) : std::string()) +
+              "; it must be a positive SM clock in MHz (or unset: NVML's median)");
+  o.stop.validate(who);
+}
+
 namespace detail {
+
+/// Per-device state the runner reuses across measurements (device facts, NVML handle, flush
+/// buffer, launch overhead), so that sweeps of many points do not re-query or re-allocate.
+struct runner_device {
+  device_info info;
+  environment_probe probe;
+  std::unique_ptr<l2_flush> flush;
+  std::optional<launch_overhead> overhead;
+
+  static runner_device& current() {
+    static std::vector<std::unique_ptr<runner_device>> per_device;
+    require_gpu();
+    int dev = 0;
+    CUPROBE_CHECK(cudaGetDevice(&dev));
+    if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
+    if (!per_device[dev]) {
+      auto info = device_info::query(dev);
+      per_device[dev].reset(new runner_device{info, environment_probe(info.uuid), nullptr, {}});
+    }
+    return *per_device[dev];
+  }
+  const launch_overhead& overheads() {
+    if (!overhead) overhead = measure_launch_overhead();
+    return *overhead;
+  }
+};
+
+/// Runs `f`; a cuprobe::error escaping it is rethrown naming the measurement and the phase.
+template <class F>
+void in_phase(const std::string& name, const std::string& phase, F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    throw error("cuprobe: measure(\"" + name + "\"), " + phase + ": " + e.what(), e.code());
+  }
+}
 
 template <class F>
 void invoke_launch(F& f, const launch_context& ctx) {
@@ -160,159 +135,272 @@ void invoke_launch(F& f, const launch_context& ctx) {
                   "cuprobe::launch_context");
 }
 
-/// Per-device state the runner reuses across measurements (device facts, NVML handle, flush
-/// buffer), so that sweeps of many points do not re-query or re-allocate.
-struct runner_device {
-  device_info info;
-  environment_probe probe;
-  std::unique_ptr<l2_flush> flush;
+template <class F>
+double invoke_sampler(F& f, const launch_context& ctx) {
+  if constexpr (std::is_invocable_v<F&, const launch_context&>)
+    return static_cast<double>(f(ctx));
+  else if constexpr (std::is_invocable_v<F&, cudaStream_t>)
+    return static_cast<double>(f(ctx.stream));
+  else if constexpr (std::is_invocable_v<F&>)
+    return static_cast<double>(f());
+  else
+    static_assert(std::is_invocable_v<F&>,
+                  "cuprobe::measure_samples: the sampler must take a cuprobe::launch_context, a "
+                  "cudaStream_t or nothing, and return the sample as a number");
+}
 
-  static runner_device& current() {
-    static std::vector<std::unique_ptr<runner_device>> per_device;
-    int dev = 0;
-    CUPROBE_CHECK(cudaGetDevice(&dev));
-    if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
-    if (!per_device[dev]) {
-      auto info = device_info::query(dev);
-      per_device[dev].reset(new runner_device{info, environment_probe(info.uuid), nullptr});
-    }
-    return *per_device[dev];
-  }
-};
-
-class graph_exec {
+/// The batches of an event-timed measurement as CUDA graphs. Sample k launches `batch` calls
+/// whose rotations continue where sample k-1 stopped ((k x batch + i) % rotations), so with
+/// several rotations the graphs differ: one is captured for each distinct starting rotation
+/// (rotations / gcd(batch, rotations) of them).
+class graph_set {
  public:
-  ~graph_exec() {
-    if (exec_) cudaGraphExecDestroy(exec_);
-    if (graph_) cudaGraphDestroy(graph_);
+  graph_set() = default;
+  graph_set(const graph_set&) = delete;
+  graph_set& operator=(const graph_set&) = delete;
+  ~graph_set() {
+    for (auto& g : graphs_) {
+      if (g.exec) cudaGraphExecDestroy(g.exec);
+      if (g.graph) cudaGraphDestroy(g.graph);
+    }
   }
   template <class F>
   void capture(F& f, cudaStream_t s, std::size_t batch, std::size_t rotations) {
-    CUPROBE_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (std::size_t i = 0; i < batch; ++i)
-      invoke_launch(f, launch_context{s, 0, i % rotations, false});
-    CUPROBE_CHECK(cudaStreamEndCapture(s, &graph_));
-    CUPROBE_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+    const std::size_t distinct = rotations / std::gcd(batch, rotations);
+    graphs_.resize(distinct);
+    for (std::size_t j = 0; j < distinct; ++j) {
+      CUPROBE_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+      for (std::size_t i = 0; i < batch; ++i)
+        invoke_launch(f, launch_context{s, 0, (j * batch + i) % rotations, false});
+      CUPROBE_CHECK(cudaStreamEndCapture(s, &graphs_[j].graph));
+      CUPROBE_CHECK(cudaGraphInstantiate(&graphs_[j].exec, graphs_[j].graph, 0));
+    }
   }
-  void launch(cudaStream_t s) { CUPROBE_CHECK(cudaGraphLaunch(exec_, s)); }
+  /// Replays the graph of sample k.
+  void launch(std::size_t k, cudaStream_t s) {
+    CUPROBE_CHECK(cudaGraphLaunch(graphs_[k % graphs_.size()].exec, s));
+  }
+  std::size_t size() const { return graphs_.size(); }
 
  private:
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
+  struct one {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+  };
+  std::vector<one> graphs_;
 };
 
-}  // namespace detail
-
-/// Derives rates and flags of `m` from its samples, declared work and environment.
-inline void finish_measurement(measurement& m, const device_info& dev) {
-  m.time = summarize(m.samples_s);
-  rates& r = m.rate;
-  r.seconds = m.time.median;
-  const work& w = m.declared;
-  if (w.bytes() > 0) r.bytes_per_s = w.bytes() / r.seconds;
-  if (w.flops > 0) r.flop_per_s = w.flops / r.seconds;
-  if (w.ops > 0) r.ops_per_s = w.ops / r.seconds;
-  if (m.options.clock_mhz > 0) {
-    r.clock_mhz = m.options.clock_mhz;
-    r.clock_source = "given";
-  } else if (m.env.median_sm_clock_mhz() > 0) {
-    r.clock_mhz = m.env.median_sm_clock_mhz();
-    r.clock_source = "nvml (median during samples)";
-  } else {
-    r.clock_mhz = dev.sm_clock_khz / 1e3;
-    r.clock_source = "device maximum";
-  }
-  if (w.ops > 0) r.cycles_per_op = r.seconds * r.clock_mhz * 1e6 / w.ops;
-
-  flag_inputs in;
-  in.bytes_per_s = r.bytes_per_s;
-  in.dram_working_set = w.dram_working_set;
-  in.nominal_dram_bytes_per_s = dev.nominal_dram_bytes_per_s();
-  in.min_sm_clock_mhz = m.env.min_sm_clock_mhz();
-  in.max_sm_clock_mhz = m.env.max_sm_clock_mhz();
-  in.throttle_reasons = m.env.throttle_reasons_seen;
-  in.rel_stdev = m.time.rel_stdev;
-  in.noise_threshold = m.options.noise_threshold;
-  in.samples = m.time.count;
-  m.flags = evaluate_flags(in);
-}
-
-/// Runs the protocol on `launch` and returns every sample with its summary, rates and flags.
-template <class Launch>
-measurement measure(std::string name, Launch&& launch, work declared = {}, run_options opt = {}) {
+/// The protocol itself (see the file comment). `warm()` runs the whole warm-up; `take(k)`
+/// returns sample k divided by everything but `iterations`, and the host seconds it took.
+template <class Warm, class Take>
+measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, work declared,
+                         run_options opt, cudaStream_t s, Warm&& warm, Take&& take) {
   using clock = std::chrono::steady_clock;
-  require(opt.iterations >= 1 && opt.batch >= 1 && opt.rotations >= 1,
-          "measure(" + name + "): iterations, batch and rotations must be at least 1");
-  require(opt.stop.max_samples >= 1, "measure(" + name + "): max_samples must be at least 1");
-  if (profile_mode_from_env()) opt.profile = true;
-
-  auto& rd = detail::runner_device::current();
-  std::optional<cuda_stream> own;
-  if (!opt.stream) own.emplace();
-  const cudaStream_t s = opt.stream ? opt.stream : own->get();
-
   measurement m;
   m.name = std::move(name);
   m.declared = std::move(declared);
+  m.unit = unit;
   m.options = opt;
   m.options.stream = nullptr;  // not meaningful once the call returns
   nvtx_range range(m.name, opt.nvtx);
   const auto t_begin = clock::now();
   m.env.before = rd.probe.sample();
-
-  event_timer timer(s);
   const double per = static_cast<double>(opt.iterations);
-  if (opt.profile) {  // exactly one launch, for ncu
-    timer.start();
-    detail::invoke_launch(launch, launch_context{s, 0, 0, false});
-    timer.stop();
-    CUPROBE_CHECK_LAUNCH("the measured callable");
-    m.samples_s.push_back(timer.seconds() / per);
+  double accumulated = 0;
+  if (opt.profile) {  // exactly one call, for ncu
+    in_phase(m.name, "profile", [&] { m.samples.push_back(take(0, accumulated) / per); });
     m.stop_verdict = "profile";
   } else {
     if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
-    detail::graph_exec graph;
-    if (opt.graph) graph.capture(launch, s, opt.batch, opt.rotations);
     {
-      nvtx_range warm("warm-up", opt.nvtx);
-      for (std::size_t i = 0; i < opt.warmup; ++i) {
-        if (opt.graph)
-          graph.launch(s);
-        else
-          detail::invoke_launch(launch, launch_context{s, 0, i % opt.rotations, true});
-      }
-      CUPROBE_CHECK_LAUNCH("the measured callable (warm-up)");
-      CUPROBE_CHECK(cudaStreamSynchronize(s));
+      nvtx_range w("warm-up", opt.nvtx);
+      in_phase(m.name, "warm-up", [&] {
+        warm();
+        CUPROBE_CHECK(cudaStreamSynchronize(s));
+      });
     }
     nvtx_range samples("samples", opt.nvtx);
     for (std::size_t k = 0;; ++k) {
-      if (opt.flush_l2) rd.flush->operator()(s);
-      timer.start();
-      if (opt.graph) {
-        graph.launch(s);
-      } else {
-        for (std::size_t i = 0; i < opt.batch; ++i)
-          detail::invoke_launch(launch,
-                                launch_context{s, k, (k * opt.batch + i) % opt.rotations, false});
-      }
-      timer.stop();
-      CUPROBE_CHECK_LAUNCH("the measured callable");
-      m.samples_s.push_back(timer.seconds() / (per * static_cast<double>(opt.batch)));
+      in_phase(m.name, "sample " + std::to_string(k), [&] {
+        if (opt.flush_l2) {
+          (*rd.flush)(s);
+          if (unit != sample_unit::seconds) CUPROBE_CHECK(cudaStreamSynchronize(s));
+        }
+        m.samples.push_back(take(k, accumulated) / per);
+      });
       if (opt.sample_clocks && rd.probe.available()) {
-        m.env.sm_clock_mhz.push_back(rd.probe.sm_clock_mhz());
+        if (auto c = rd.probe.sm_clock_mhz()) m.env.sm_clock_mhz.push_back(*c);
         m.env.throttle_reasons_seen |= rd.probe.throttle_bits();
       }
       const double wall = std::chrono::duration<double>(clock::now() - t_begin).count();
-      const auto v = opt.stop.decide(m.samples_s, wall);
+      const auto v = opt.stop.decide(m.samples, accumulated, wall);
       if (v != stopping_rule::verdict::more) {
         m.stop_verdict = to_string(v);
         break;
       }
     }
   }
-  CUPROBE_CHECK(cudaStreamSynchronize(s));
+  in_phase(m.name, "the final synchronisation", [&] { CUPROBE_CHECK(cudaStreamSynchronize(s)); });
   m.env.after = rd.probe.sample();
   m.wall_s = std::chrono::duration<double>(clock::now() - t_begin).count();
+  return m;
+}
+
+}  // namespace detail
+
+/// Derives stats, rates and flags of `m` from its samples, unit, declared work, options and
+/// environment, against the facts of `dev`.
+inline void finish_measurement(measurement& m, const device_info& dev) {
+  m.stats = summarize(m.samples);
+  rates& r = m.rate;
+  r = rates{};
+  if (m.options.clock_mhz) {
+    r.clock_mhz = *m.options.clock_mhz;
+    r.clock_source = "given";
+  } else if (auto c = m.env.median_sm_clock_mhz()) {
+    r.clock_mhz = *c;
+    r.clock_source = "nvml (median during samples)";
+  } else if (dev.sm_clock_khz > 0) {
+    r.clock_mhz = dev.sm_clock_khz / 1e3;
+    r.clock_source = "device maximum";
+  }
+  const double med = m.stats.median;
+  switch (m.unit) {
+    case sample_unit::seconds:
+      r.seconds = med;
+      break;
+    case sample_unit::nanoseconds:
+      r.seconds = med * 1e-9;
+      break;
+    case sample_unit::cycles:
+      if (r.clock_mhz) r.seconds = med / (*r.clock_mhz * 1e6);
+      break;
+    case sample_unit::value:
+      break;
+  }
+  const work& w = m.declared;
+  if (r.seconds && *r.seconds > 0) {
+    if (w.bytes() > 0) r.bytes_per_s = w.bytes() / *r.seconds;
+    if (w.flops > 0) r.flop_per_s = w.flops / *r.seconds;
+    if (w.ops > 0) r.ops_per_s = w.ops / *r.seconds;
+  }
+  if (w.ops > 0) {
+    if (m.unit == sample_unit::cycles)
+      r.cycles_per_op = med / w.ops;
+    else if (r.seconds && r.clock_mhz)
+      r.cycles_per_op = *r.seconds * *r.clock_mhz * 1e6 / w.ops;
+  }
+
+  flag_inputs in;
+  in.bytes_per_s = r.bytes_per_s;
+  in.ops_per_s = r.ops_per_s;
+  in.dram_working_set = w.dram_working_set;
+  in.working_set_bytes = w.working_set_bytes;
+  if (dev.l2_bytes) in.l2_bytes = double(dev.l2_bytes);
+  in.in_kernel = m.options.mode == loop_mode::in_kernel;
+  in.iterations = m.options.iterations;
+  if (dev.nominal_dram_bytes_per_s() > 0)
+    in.nominal_dram_bytes_per_s = dev.nominal_dram_bytes_per_s();
+  const double max_clock_hz = dev.sm_clock_khz * 1e3;
+  if (dev.sm_count > 0 && max_clock_hz > 0 && dev.sm() >= 70) {
+    in.memory_peak_bytes_per_s = model::peak_per_s(
+        dev.sm_count, model::l1_bandwidth(dev.sm()).bytes_per_clock, max_clock_hz);
+    if (w.op_kind)
+      if (auto p = model::find_peak(dev.sm(), *w.op_kind))
+        in.compute_peak_ops_per_s =
+            model::peak_per_s(dev.sm_count, p->instructions_per_clock, max_clock_hz);
+  }
+  in.min_sm_clock_mhz = m.env.min_sm_clock_mhz();
+  in.max_sm_clock_mhz = m.env.max_sm_clock_mhz();
+  in.throttle_reasons = m.env.throttle_reasons_seen;
+  if (m.unit == sample_unit::seconds && m.launch_floor_s) {
+    in.launch_floor_s = m.launch_floor_s;
+    in.sample_s = med * double(m.options.iterations) * double(m.options.batch);
+  }
+  in.debug_build = arch::debug_device_code;
+  in.rel_stdev = m.stats.rel_stdev;
+  in.noise_threshold = m.options.noise_threshold;
+  in.samples = m.stats.count;
+  m.flags = evaluate_flags(in);
+}
+
+/// Event-timed samples: runs the protocol on `launch` and returns every sample (seconds per
+/// iteration) with its statistics, rates and flags.
+template <class Launch>
+measurement measure(std::string name, Launch&& launch, work declared = {}, run_options opt = {}) {
+  validate_options(opt, "measure(\"" + name + "\")");
+  if (profile_mode_from_env()) opt.profile = true;
+  auto& rd = detail::runner_device::current();
+  std::optional<cuda_stream> own;
+  if (!opt.stream) own.emplace();
+  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  const std::size_t batch = opt.profile ? 1 : opt.batch;
+  event_timer timer(s);
+  detail::graph_set graphs;
+  if (opt.graph && !opt.profile)
+    detail::in_phase(name, "graph capture",
+                     [&] { graphs.capture(launch, s, batch, opt.rotations); });
+  auto warm = [&] {
+    if (opt.graph) {  // warm-up counts launches: whole graphs until at least `warmup` ran
+      for (std::size_t g = 0; g * batch < opt.warmup; ++g) graphs.launch(g, s);
+    } else {
+      for (std::size_t i = 0; i < opt.warmup; ++i)
+        detail::invoke_launch(launch, launch_context{s, 0, i % opt.rotations, true});
+    }
+    CUPROBE_CHECK_LAUNCH("the measured callable (warm-up)");
+  };
+  auto take = [&](std::size_t k, double& accumulated) {
+    timer.start();
+    if (opt.graph && !opt.profile) {
+      graphs.launch(k, s);
+    } else {
+      for (std::size_t i = 0; i < batch; ++i)
+        detail::invoke_launch(launch, launch_context{s, k, (k * batch + i) % opt.rotations, false});
+    }
+    timer.stop();
+    CUPROBE_CHECK_LAUNCH("the measured callable");
+    const double t = timer.seconds();
+    accumulated += t;
+    return t / static_cast<double>(batch);
+  };
+  measurement m = detail::run_protocol(rd, std::move(name), sample_unit::seconds,
+                                       std::move(declared), opt, s, warm, take);
+  if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, opt.graph);
+  finish_measurement(m, rd.info);
+  return m;
+}
+
+/// In-kernel (or any other) samples: `sampler` returns one sample in `unit` covering
+/// run_options::iterations iterations; the same protocol, statistics, rates and flags as
+/// measure(). batch and graph do not apply (the sampler makes its own sample).
+template <class Sampler>
+measurement measure_samples(std::string name, sample_unit unit, Sampler&& sampler,
+                            work declared = {}, run_options opt = {}) {
+  const std::string who = "measure_samples(\"" + name + "\")";
+  validate_options(opt, who);
+  require(opt.batch == 1 && !opt.graph,
+          who +
+              ": batch and graph apply to event-timed samples (measure()); a sampler makes "
+              "its own sample, so leave batch = 1 and graph = false");
+  if (profile_mode_from_env()) opt.profile = true;
+  auto& rd = detail::runner_device::current();
+  std::optional<cuda_stream> own;
+  if (!opt.stream) own.emplace();
+  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  auto warm = [&] {
+    for (std::size_t i = 0; i < opt.warmup; ++i)
+      (void)detail::invoke_sampler(sampler, launch_context{s, 0, i % opt.rotations, true});
+  };
+  auto take = [&](std::size_t k, double& accumulated) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double v =
+        detail::invoke_sampler(sampler, launch_context{s, k, k % opt.rotations, false});
+    accumulated += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    require(std::isfinite(v), "the sampler returned " + std::to_string(v) + ", not a number");
+    return v;
+  };
+  measurement m =
+      detail::run_protocol(rd, std::move(name), unit, std::move(declared), opt, s, warm, take);
   finish_measurement(m, rd.info);
   return m;
 }

@@ -23,15 +23,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
-#include "cuprobe/measure/stats.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
 namespace cuprobe {
@@ -47,8 +48,8 @@ struct timer_characterisation {
   double effective_sm_clock_min_mhz = 0, effective_sm_clock_max_mhz = 0;
   int clock_window_sms = 0;
   double clock_window_ms = 0;
-  int nvml_sm_clock_mhz = -1;      ///< NVML's SM clock read while the clock kernel ran
-  int nvml_max_sm_clock_mhz = -1;  ///< NVML's maximum SM clock
+  std::optional<int> nvml_sm_clock_mhz;      ///< NVML's SM clock read while the clock kernel ran
+  std::optional<int> nvml_max_sm_clock_mhz;  ///< NVML's maximum SM clock
 };
 
 namespace detail {

@@ -33,11 +33,11 @@ struct littles_law_input {
 /// What Little's law derives from littles_law_input.
 struct littles_law {
   littles_law_input in;
-  double bytes_per_clock = 0;              ///< bandwidth / clock: bytes the memory delivers per SM cycle
-  double latency_ns = 0;                   ///< latency_cycles / clock
-  double bytes_in_flight = 0;              ///< bandwidth x latency, whole GPU
-  double bytes_in_flight_per_sm = 0;       ///< bytes_in_flight / sm_count
-  double warp_loads_in_flight = 0;         ///< bytes_in_flight / bytes_per_warp_load
+  double bytes_per_clock = 0;         ///< bandwidth / clock: bytes the memory delivers per SM cycle
+  double latency_ns = 0;              ///< latency_cycles / clock
+  double bytes_in_flight = 0;         ///< bandwidth x latency, whole GPU
+  double bytes_in_flight_per_sm = 0;  ///< bytes_in_flight / sm_count
+  double warp_loads_in_flight = 0;    ///< bytes_in_flight / bytes_per_warp_load
   double warp_loads_in_flight_per_sm = 0;  ///< the above per SM
 
   /// Checks the inputs (all positive and finite) and derives every figure.

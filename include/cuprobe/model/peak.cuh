@@ -1,5 +1,5 @@
-// cuprobe/model/peak.cuh: published per-SM throughput of the operations in gen/ops.cuh, and
-// the peak of a whole GPU at the clock a run measured.
+// cuprobe/model/peak.cuh: published per-SM throughput of the operation kinds (model/op_kind.cuh),
+// and the peak of a whole GPU at the clock a run measured.
 //
 //   auto e = cuprobe::model::ops_per_clock_per_sm(90, cuprobe::model::op_kind::fp32_fma);
 //   // e.instructions_per_clock = 128 FFMA/clk/SM, e.ops_per_instruction = 2: 256 FLOP/clk/SM
@@ -29,46 +29,35 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/gen/ops.cuh"
+#include "cuprobe/model/op_kind.cuh"
 
 namespace cuprobe::model {
-
-using gen::op_kind;
-
-/// Operations per instruction for each kind, in cuprobe's convention (see the file comment).
-constexpr double ops_per_instruction(op_kind k) {
-  switch (k) {
-    case op_kind::fp32_fma:
-    case op_kind::fp64_fma: return 2;
-    case op_kind::fp16x2_fma:
-    case op_kind::bf16x2_fma: return 4;
-    default: return 1;
-  }
-}
-
-/// Lanes (results) per thread-level instruction: 2 for the packed 16-bit types.
-constexpr double results_per_instruction(op_kind k) {
-  return (k == op_kind::fp16x2_fma || k == op_kind::bf16x2_fma) ? 2 : 1;
-}
 
 /// The row of NVIDIA's "Throughput of Native Arithmetic Instructions" table a kind falls in.
 inline const char* guide_row(op_kind k) {
   switch (k) {
     case op_kind::fp32_fma:
     case op_kind::fp32_add:
-    case op_kind::fp32_mul: return "32-bit floating-point add, multiply, multiply-add";
+    case op_kind::fp32_mul:
+      return "32-bit floating-point add, multiply, multiply-add";
     case op_kind::fp16x2_fma:
-    case op_kind::bf16x2_fma: return "16-bit floating-point add, multiply, multiply-add";
-    case op_kind::fp64_fma: return "64-bit floating-point add, multiply, multiply-add";
-    case op_kind::int32_add: return "32-bit integer add, extended-precision add, subtract";
+    case op_kind::bf16x2_fma:
+      return "16-bit floating-point add, multiply, multiply-add";
+    case op_kind::fp64_fma:
+      return "64-bit floating-point add, multiply, multiply-add";
+    case op_kind::int32_add:
+      return "32-bit integer add, extended-precision add, subtract";
     case op_kind::int32_mad:
       return "32-bit integer multiply, multiply-add, extended-precision multiply-add";
     case op_kind::special_function:
       return "32-bit floating-point reciprocal, reciprocal square root, base-2 logarithm, base-2 "
              "exponential, sine, cosine";
-    case op_kind::logic: return "32-bit bitwise AND, OR, XOR";
-    case op_kind::shuffle: return "warp shuffle";
-    case op_kind::other: break;
+    case op_kind::logic:
+      return "32-bit bitwise AND, OR, XOR";
+    case op_kind::shuffle:
+      return "warp shuffle";
+    case op_kind::other:
+      break;
   }
   return "(none)";
 }
@@ -94,9 +83,10 @@ namespace detail {
 // per Multiprocessor)": section "Arithmetic Instructions" of the CUDA C++ Programming Guide up
 // to CUDA 12.x; section "Throughput of Native Arithmetic Instructions" of the CUDA C++ Best
 // Practices Guide from CUDA 13.0.
-#define CUPROBE_DETAIL_GUIDE_TABLE                                                              \
-  "CUDA C++ Programming Guide (12.x), 'Arithmetic Instructions', table 'Throughput of Native " \
-  "Arithmetic Instructions' (CUDA C++ Best Practices Guide from 13.0), the operation's row (see \"row\"), "
+#define CUPROBE_DETAIL_GUIDE_TABLE                                                                \
+  "CUDA C++ Programming Guide (12.x), 'Arithmetic Instructions', table 'Throughput of Native "    \
+  "Arithmetic Instructions' (CUDA C++ Best Practices Guide from 13.0), the operation's row (see " \
+  "\"row\"), "
 inline constexpr const char* guide_75 = CUPROBE_DETAIL_GUIDE_TABLE "column 7.x (7.5)";
 inline constexpr const char* guide_75_fp64 =
     CUPROBE_DETAIL_GUIDE_TABLE "column 7.x, footnote: 2 for compute capability 7.5";
@@ -225,7 +215,7 @@ inline peak_entry ops_per_clock_per_sm(int sm, op_kind kind) {
   for (int a : known_architectures())
     if (find_peak(a, kind)) known += (known.empty() ? "sm_" : ", sm_") + std::to_string(a);
   throw error("cuprobe: the peak model has no published throughput for " +
-              std::string(gen::to_string(kind)) + " on sm_" + std::to_string(sm) +
+              std::string(to_string(kind)) + " on sm_" + std::to_string(sm) +
               (known.empty() ? std::string(" (nor on any architecture)")
                              : " (it has one for " + known + ")") +
               "; pass the figure yourself to peak_per_s()");
@@ -250,7 +240,7 @@ inline double peak_per_s(int sm_count, double ops_per_clock_per_sm, double clock
 inline std::string describe(const peak_entry& e) {
   char s[160];
   std::snprintf(s, sizeof s, "sm_%d %s: %g instructions/clk/SM x %g = %g ops/clk/SM (%g results)",
-                e.sm, gen::to_string(e.kind), e.instructions_per_clock, e.ops_per_instruction(),
+                e.sm, to_string(e.kind), e.instructions_per_clock, e.ops_per_instruction(),
                 e.ops_per_clock(), e.results_per_clock());
   return std::string(s) + " [" + e.source + "; row: " + guide_row(e.kind) + "]";
 }

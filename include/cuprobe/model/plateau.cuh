@@ -1,14 +1,15 @@
 // cuprobe/model/plateau.cuh: the plateaus (flat regions) of a latency curve (host only).
 //
-//   auto curve = cuprobe::model::latency_curve(cuprobe::gen::chase_sweep());   // (bytes, cycles)
+//   std::vector<cuprobe::model::latency_point> curve = {{4096, 33}, {8192, 33}, {1 << 20, 280}};
 //   for (const auto& p : cuprobe::model::find_plateaus(curve))
 //     std::printf("%.0f .. %.0f B: %.1f cycles\n", p.first_bytes, p.last_bytes, p.level);
-//   std::printf("%s", cuprobe::model::describe(cuprobe::model::find_plateaus(curve), 1980).c_str());
+//   std::printf("%s", cuprobe::model::describe(cuprobe::model::find_plateaus(curve),
+//   1980).c_str());
 //
 // A point joins the current region while it stays within max(relative x level, absolute) of the
 // region's median; docs/memory-latency.md explains the walk, the outliers and the merging.
-// latency_curve() is the one piece that knows the pointer chase (gen/chase.cuh, a lower layer);
-// find_plateaus() takes any curve of latency_point.
+// find_plateaus() takes any curve of latency_point; experiments/latency.cuh builds one from its
+// chase measurements.
 #pragma once
 
 #include <algorithm>
@@ -18,34 +19,23 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/gen/chase.cuh"
+#include "cuprobe/core/format.cuh"
+#include "cuprobe/core/stats.cuh"
+#include "cuprobe/model/curve.cuh"
 
 namespace cuprobe::model {
 
-/// One measured point of a latency curve.
-struct latency_point {
-  double bytes = 0;   ///< working set
-  double cycles = 0;  ///< cycles per hop
-};
-
-/// (bytes, cycles per hop) of each chase result, for find_plateaus().
-inline std::vector<latency_point> latency_curve(const std::vector<gen::chase_result>& results) {
-  std::vector<latency_point> c;
-  for (const auto& r : results) {
-    const auto [bytes, cycles] = r.point();
-    c.push_back({bytes, cycles});
-  }
-  return c;
-}
+/// One measured point of a latency curve: working set and cycles per hop (as `value`).
+using latency_point = curve_point;
 
 /// A flat region of the curve: points first..last (indices), level = their median cycles.
 struct plateau {
   std::size_t first = 0, last = 0;  ///< indices into the curve, inclusive
   double first_bytes = 0, last_bytes = 0;
-  double level = 0;                 ///< median cycles per hop of the member points
+  double level = 0;  ///< median cycles per hop of the member points
   double min_cycles = 0, max_cycles = 0;
-  std::size_t points = 0;           ///< member points
-  std::size_t outliers = 0;         ///< lone points inside the region left out of it
+  std::size_t points = 0;    ///< member points
+  std::size_t outliers = 0;  ///< lone points inside the region left out of it
 };
 
 /// Tolerances of find_plateaus: a point belongs to the current region when it is within
@@ -55,14 +45,6 @@ struct plateau_options {
   double absolute = 2.0;       ///< cycles: keeps tiny levels (shared memory) from splitting
   std::size_t min_points = 2;  ///< fewer member points: a transition, not a plateau
 };
-
-namespace detail {
-inline double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace detail
 
 /// Finds the flat regions of a latency curve (points ordered by strictly increasing bytes):
 /// walks the points, extending the current region while a point stays within tolerance of the
@@ -74,24 +56,33 @@ inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curv
   require(o.relative >= 0 && o.absolute >= 0 && o.min_points >= 1,
           "find_plateaus: tolerances must be >= 0 and min_points >= 1");
   for (std::size_t i = 0; i < curve.size(); ++i) {
-    require(std::isfinite(curve[i].cycles) && curve[i].cycles >= 0,
-            "find_plateaus: cycles must be finite and non-negative");
+    require(std::isfinite(curve[i].value) && curve[i].value >= 0,
+            "find_plateaus: values (cycles) must be finite and non-negative");
     require(i == 0 || curve[i].bytes > curve[i - 1].bytes,
             "find_plateaus: the curve must be sorted by strictly increasing bytes");
   }
   auto near = [&](double v, double level) {
     return std::fabs(v - level) <= std::max(o.relative * level, o.absolute);
   };
-  struct region { std::size_t first, last, outliers; std::vector<double> v; };
+  struct region {
+    std::size_t first, last, outliers;
+    std::vector<double> v;
+  };
   std::vector<region> regions;
   for (std::size_t i = 0; i < curve.size(); ++i) {
-    const double v = curve[i].cycles;
+    const double v = curve[i].value;
     if (!regions.empty() && regions.back().last + 1 == i) {
       region& r = regions.back();
-      const double level = detail::median_of(r.v);
-      if (near(v, level)) { r.v.push_back(v); r.last = i; continue; }
-      if (r.v.size() >= 2 && i + 1 < curve.size() && near(curve[i + 1].cycles, level)) {
-        ++r.outliers; r.last = i; continue;  // lone outlier: the region goes on
+      const double level = median(r.v);
+      if (near(v, level)) {
+        r.v.push_back(v);
+        r.last = i;
+        continue;
+      }
+      if (r.v.size() >= 2 && i + 1 < curve.size() && near(curve[i + 1].value, level)) {
+        ++r.outliers;
+        r.last = i;
+        continue;  // lone outlier: the region goes on
       }
     }
     regions.push_back({i, i, 0, {v}});
@@ -100,7 +91,7 @@ inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curv
   for (auto& r : regions) {
     if (r.v.size() < o.min_points) continue;
     if (!kept.empty() && kept.back().last + 2 >= r.first &&
-        near(detail::median_of(r.v), detail::median_of(kept.back().v))) {
+        near(median(r.v), median(kept.back().v))) {
       region& k = kept.back();  // same level, at most one point apart: one plateau
       k.outliers += r.outliers + (r.first - k.last - 1);
       k.last = r.last;
@@ -116,7 +107,7 @@ inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curv
     p.last = r.last;
     p.first_bytes = curve[r.first].bytes;
     p.last_bytes = curve[r.last].bytes;
-    p.level = detail::median_of(r.v);
+    p.level = median(r.v);
     p.min_cycles = *std::min_element(r.v.begin(), r.v.end());
     p.max_cycles = *std::max_element(r.v.begin(), r.v.end());
     p.points = r.v.size();
@@ -126,17 +117,6 @@ inline std::vector<plateau> find_plateaus(const std::vector<latency_point>& curv
   return out;
 }
 
-namespace detail {
-inline std::string bytes_text(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) { b /= 1024; ++u; }
-  char s[32];
-  std::snprintf(s, sizeof s, b == std::floor(b) ? "%.0f %s" : "%.1f %s", b, units[u]);
-  return s;
-}
-}  // namespace detail
-
 /// One line per plateau: "plateau 1: 4 KiB .. 128 KiB  33.0 cycles (6 points)"; with the SM
 /// clock in MHz the level is given in ns too.
 inline std::string describe(const std::vector<plateau>& ps, double sm_clock_mhz = 0) {
@@ -145,14 +125,14 @@ inline std::string describe(const std::vector<plateau>& ps, double sm_clock_mhz 
     const plateau& p = ps[i];
     char line[192];
     std::snprintf(line, sizeof line, "plateau %zu: %s .. %s  %.1f cycles", i + 1,
-                  detail::bytes_text(p.first_bytes).c_str(), detail::bytes_text(p.last_bytes).c_str(),
-                  p.level);
+                  fmt_bytes(p.first_bytes).c_str(), fmt_bytes(p.last_bytes).c_str(), p.level);
     s += line;
     if (sm_clock_mhz > 0) {
       std::snprintf(line, sizeof line, " = %.1f ns", p.level / sm_clock_mhz * 1e3);
       s += line;
     }
-    std::snprintf(line, sizeof line, " (%zu points%s)\n", p.points, p.outliers ? ", outliers left out" : "");
+    std::snprintf(line, sizeof line, " (%zu points%s)\n", p.points,
+                  p.outliers ? ", outliers left out" : "");
     s += line;
   }
   return s;

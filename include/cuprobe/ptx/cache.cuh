@@ -15,9 +15,13 @@
 // hoists a load whose address does not change out of a loop (docs/memory-ptx.md shows both);
 // gen/stream.cuh shows how to keep every load.
 //
-// Debug builds (NDEBUG undefined, or CUPROBE_DEBUG defined) check on the device that the
-// address is global and aligned to the access width, print the wrapper, the pointer and the
-// width, and __trap(). On the host, require_aligned<T>(p, "what") checks before a launch.
+// A T whose alignment is below its size (struct {float x, y;}) is refused at compile time: one
+// access of sizeof(T) bytes would fault on addresses valid for T. Debug builds (NDEBUG
+// undefined, or CUPROBE_DEBUG defined) check on the device that the address is global and
+// aligned to the access width, print the wrapper, the pointer and the width, and __trap(); a
+// pointer to shared memory passed to ld/st is caught there (at compile time it cannot be known:
+// the wrappers take generic pointers). On the host, require_aligned<T>(p, "what") checks before
+// a launch.
 //
 // Adding an operator (e.g. a combination the list below lacks) takes two lines, outside any
 // namespace:  struct my_op { static constexpr const char* name = "nc.L1::evict_last.L2::128B";
@@ -38,18 +42,11 @@
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/error.cuh"
 
-#if !defined(CUPROBE_PTX_CHECKS)
-#if !defined(NDEBUG) || defined(CUPROBE_DEBUG)
-#define CUPROBE_PTX_CHECKS 1
-#else
-#define CUPROBE_PTX_CHECKS 0
-#endif
-#endif
-
 /// The cache operator and eviction-hint tags. `name` is the PTX spelling; `min_sm` the oldest
 /// architecture (x10) that accepts it.
 namespace cuprobe::ptx::cache {
 
+// clang-format off
 #define CUPROBE_DETAIL_CACHE_TAG(TAG, NAME, MIN_SM)     \
   struct TAG {                                          \
     static constexpr const char* name = NAME;           \
@@ -85,15 +82,22 @@ CUPROBE_DETAIL_CACHE_TAG(wb, "wb", 0)               ///< write back
 CUPROBE_DETAIL_CACHE_TAG(wt, "wt", 0)               ///< write through (to system memory)
 
 #undef CUPROBE_DETAIL_CACHE_TAG
+// clang-format on
 
 }  // namespace cuprobe::ptx::cache
 
 namespace cuprobe::ptx::detail {
 
 /// Register images of the seven access widths.
-struct v2b32 { std::uint32_t x, y; };
-struct v4b32 { std::uint32_t x, y, z, w; };
-struct v2b64 { std::uint64_t x, y; };
+struct v2b32 {
+  std::uint32_t x, y;
+};
+struct v4b32 {
+  std::uint32_t x, y, z, w;
+};
+struct v2b64 {
+  std::uint64_t x, y;
+};
 
 /// Specialised (by CUPROBE_PTX_DEFINE_LOAD / _STORE) for every operator that ld / st accept.
 template <class Op>
@@ -106,32 +110,51 @@ struct st_forms {
 };
 
 /// Bytes of one lane of a CUDA vector type (int2: 4, double2: 8); 0 for anything else.
+// clang-format off
 template <class T> inline constexpr int lane_bytes = 0;
-#define CUPROBE_DETAIL_LANES(T, B) template <> inline constexpr int lane_bytes<T> = B;
-CUPROBE_DETAIL_LANES(int2, 4) CUPROBE_DETAIL_LANES(uint2, 4) CUPROBE_DETAIL_LANES(float2, 4)
-CUPROBE_DETAIL_LANES(int4, 4) CUPROBE_DETAIL_LANES(uint4, 4) CUPROBE_DETAIL_LANES(float4, 4)
-CUPROBE_DETAIL_LANES(double2, 8) CUPROBE_DETAIL_LANES(longlong2, 8)
-CUPROBE_DETAIL_LANES(ulonglong2, 8)
-#undef CUPROBE_DETAIL_LANES
+template <> inline constexpr int lane_bytes<int2> = 4;
+template <> inline constexpr int lane_bytes<uint2> = 4;
+template <> inline constexpr int lane_bytes<float2> = 4;
+template <> inline constexpr int lane_bytes<int4> = 4;
+template <> inline constexpr int lane_bytes<uint4> = 4;
+template <> inline constexpr int lane_bytes<float4> = 4;
+template <> inline constexpr int lane_bytes<double2> = 8;
+template <> inline constexpr int lane_bytes<longlong2> = 8;
+template <> inline constexpr int lane_bytes<ulonglong2> = 8;
+// clang-format on
 
 /// The register image a T moves through: 8 bytes of 32-bit lanes use .v2.b32, 16 bytes of
 /// 64-bit lanes .v2.b64, any other 16 bytes .v4.b32; scalars and vectors of 1- or 2-byte lanes
 /// (char4, short4) move as one scalar of their size.
 template <class T>
 auto raw_image() {
-  if constexpr (sizeof(T) == 1 || sizeof(T) == 2) return std::uint16_t{};
-  else if constexpr (sizeof(T) == 4) return std::uint32_t{};
-  else if constexpr (sizeof(T) == 8 && lane_bytes<T> == 4) return v2b32{};
-  else if constexpr (sizeof(T) == 8) return std::uint64_t{};
-  else if constexpr (lane_bytes<T> == 8) return v2b64{};
-  else return v4b32{};
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2)
+    return std::uint16_t{};
+  else if constexpr (sizeof(T) == 4)
+    return std::uint32_t{};
+  else if constexpr (sizeof(T) == 8 && lane_bytes<T> == 4)
+    return v2b32{};
+  else if constexpr (sizeof(T) == 8)
+    return std::uint64_t{};
+  else if constexpr (lane_bytes<T> == 8)
+    return v2b64{};
+  else
+    return v4b32{};
 }
 template <class T>
 using raw_t = decltype(raw_image<T>());
 
+/// One access of sizeof(T) bytes needs an address aligned to sizeof(T); a T whose alignment is
+/// smaller (struct {float x, y;}: 8 bytes aligned to 4) would fault on valid addresses, so ld and
+/// st refuse it at compile time rather than split the access (which would change the SASS the
+/// wrapper promises: one instruction).
+template <class T>
+inline constexpr bool aligned_to_size = sizeof(T) == 1 || alignof(T) >= sizeof(T);
+
 template <class T>
 inline constexpr bool accessible = std::is_trivially_copyable_v<T> &&
-    (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+                                   (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                                    sizeof(T) == 8 || sizeof(T) == 16);
 
 template <class R, class T>
 __device__ __forceinline__ R to_raw(T v) {
@@ -175,6 +198,7 @@ __device__ __forceinline__ void check_access(const void* p, unsigned width, cons
 
 }  // namespace cuprobe::ptx::detail
 
+// clang-format off
 // The seven forms of one load operator; PREFIX_TEXT is its full mnemonic ("ld.global.cs").
 #define CUPROBE_PTX_DEFINE_LOAD(OP, PREFIX_TEXT)                                              \
   template <>                                                                                 \
@@ -299,6 +323,7 @@ CUPROBE_PTX_DEFINE_STORE(cuprobe::ptx::cache::evict_unchanged, "st.global.L1::ev
 CUPROBE_PTX_DEFINE_STORE(cuprobe::ptx::cache::evict_first, "st.global.L1::evict_first")
 CUPROBE_PTX_DEFINE_STORE(cuprobe::ptx::cache::evict_last, "st.global.L1::evict_last")
 CUPROBE_PTX_DEFINE_STORE(cuprobe::ptx::cache::no_allocate, "st.global.L1::no_allocate")
+// clang-format on
 
 namespace cuprobe::ptx {
 
@@ -316,11 +341,11 @@ inline constexpr const char* store_instruction = detail::st_forms<Op>::instructi
 
 namespace detail {
 template <class T>
-inline constexpr const char* form_name = sizeof(T) == 1   ? ".b8"
-                                         : sizeof(T) == 2 ? ".b16"
-                                         : sizeof(T) == 4 ? ".b32"
+inline constexpr const char* form_name = sizeof(T) == 1                    ? ".b8"
+                                         : sizeof(T) == 2                  ? ".b16"
+                                         : sizeof(T) == 4                  ? ".b32"
                                          : std::is_same_v<raw_t<T>, v2b32> ? ".v2.b32"
-                                         : sizeof(T) == 8 ? ".b64"
+                                         : sizeof(T) == 8                  ? ".b64"
                                          : std::is_same_v<raw_t<T>, v2b64> ? ".v2.b64"
                                                                            : ".v4.b32";
 }  // namespace detail
@@ -335,6 +360,11 @@ __device__ __forceinline__ T ld(const T* p) {
                 "no_allocate, the nc forms and the L2 prefetch sizes");
   static_assert(detail::accessible<T>,
                 "cuprobe::ptx::ld: T must be trivially copyable and 1, 2, 4, 8 or 16 bytes");
+  static_assert(
+      !detail::accessible<T> || detail::aligned_to_size<T>,
+      "cuprobe::ptx::ld: T's alignment is below its size, but one access of sizeof(T) bytes "
+      "needs an address aligned to sizeof(T): an address valid for T would fault. Use a "
+      "type aligned to its size (float2, float4, int4, or alignas(sizeof(T)))");
   CUPROBE_REQUIRE_SM(Op::min_sm, T,
                      "cuprobe::ptx::ld: this operator needs a newer GPU than this compile "
                      "target (see the tag's min_sm: L1::evict_* sm_70, L2::64B/128B sm_75, "
@@ -343,13 +373,20 @@ __device__ __forceinline__ T ld(const T* p) {
     using F = detail::ld_forms<Op>;
     using R = detail::raw_t<T>;
     detail::check_access<Op>(p, sizeof(T), "ld", detail::form_name<T>);
-    if constexpr (sizeof(T) == 1) return detail::from_raw<T>(F::b8(p));
-    else if constexpr (sizeof(T) == 2) return detail::from_raw<T>(F::b16(p));
-    else if constexpr (sizeof(T) == 4) return detail::from_raw<T>(F::b32(p));
-    else if constexpr (std::is_same_v<R, detail::v2b32>) return detail::from_raw<T>(F::v2_b32(p));
-    else if constexpr (sizeof(T) == 8) return detail::from_raw<T>(F::b64(p));
-    else if constexpr (std::is_same_v<R, detail::v2b64>) return detail::from_raw<T>(F::v2_b64(p));
-    else return detail::from_raw<T>(F::v4_b32(p));
+    if constexpr (sizeof(T) == 1)
+      return detail::from_raw<T>(F::b8(p));
+    else if constexpr (sizeof(T) == 2)
+      return detail::from_raw<T>(F::b16(p));
+    else if constexpr (sizeof(T) == 4)
+      return detail::from_raw<T>(F::b32(p));
+    else if constexpr (std::is_same_v<R, detail::v2b32>)
+      return detail::from_raw<T>(F::v2_b32(p));
+    else if constexpr (sizeof(T) == 8)
+      return detail::from_raw<T>(F::b64(p));
+    else if constexpr (std::is_same_v<R, detail::v2b64>)
+      return detail::from_raw<T>(F::v2_b64(p));
+    else
+      return detail::from_raw<T>(F::v4_b32(p));
   } else {
     return *p;
   }
@@ -365,6 +402,11 @@ __device__ __forceinline__ void st(T* p, T v) {
                 "cg, cs, wt and the L1::evict_* / no_allocate hints");
   static_assert(detail::accessible<T>,
                 "cuprobe::ptx::st: T must be trivially copyable and 1, 2, 4, 8 or 16 bytes");
+  static_assert(
+      !detail::accessible<T> || detail::aligned_to_size<T>,
+      "cuprobe::ptx::st: T's alignment is below its size, but one access of sizeof(T) bytes "
+      "needs an address aligned to sizeof(T): an address valid for T would fault. Use a "
+      "type aligned to its size (float2, float4, int4, or alignas(sizeof(T)))");
   CUPROBE_REQUIRE_SM(Op::min_sm, T,
                      "cuprobe::ptx::st: this operator needs a newer GPU than this compile "
                      "target (L1::evict_* hints need sm_70)");
@@ -373,13 +415,20 @@ __device__ __forceinline__ void st(T* p, T v) {
     using R = detail::raw_t<T>;
     detail::check_access<Op>(p, sizeof(T), "st", detail::form_name<T>);
     const R r = detail::to_raw<R>(v);
-    if constexpr (sizeof(T) == 1) F::b8(p, r);
-    else if constexpr (sizeof(T) == 2) F::b16(p, r);
-    else if constexpr (sizeof(T) == 4) F::b32(p, r);
-    else if constexpr (std::is_same_v<R, detail::v2b32>) F::v2_b32(p, r);
-    else if constexpr (sizeof(T) == 8) F::b64(p, r);
-    else if constexpr (std::is_same_v<R, detail::v2b64>) F::v2_b64(p, r);
-    else F::v4_b32(p, r);
+    if constexpr (sizeof(T) == 1)
+      F::b8(p, r);
+    else if constexpr (sizeof(T) == 2)
+      F::b16(p, r);
+    else if constexpr (sizeof(T) == 4)
+      F::b32(p, r);
+    else if constexpr (std::is_same_v<R, detail::v2b32>)
+      F::v2_b32(p, r);
+    else if constexpr (sizeof(T) == 8)
+      F::b64(p, r);
+    else if constexpr (std::is_same_v<R, detail::v2b64>)
+      F::v2_b64(p, r);
+    else
+      F::v4_b32(p, r);
   }
 }
 

@@ -184,7 +184,7 @@ __device__ __forceinline__ T ld(std::uint32_t addr) {
                 "cuprobe::ptx::cluster::ld<T>: T must be trivially copyable and 4, 8 or 16 bytes");
   CUPROBE_DETAIL_CLUSTER_NEEDS_SM90(T, "ld<T>(addr)");
   detail::check_dsm(addr, sizeof(T), "ld");
-  return detail::ld_cluster_bits<T>(addr);
+  return ptx::detail::ld_cluster_bits<T>(addr);
 }
 
 /// st.shared::cluster of sizeof(T) = 4, 8 or 16 bytes at the .shared::cluster address `addr`
@@ -195,7 +195,7 @@ __device__ __forceinline__ void st(std::uint32_t addr, const T& v) {
                 "cuprobe::ptx::cluster::st<T>: T must be trivially copyable and 4, 8 or 16 bytes");
   CUPROBE_DETAIL_CLUSTER_NEEDS_SM90(T, "st(addr, v)");
   detail::check_dsm(addr, sizeof(T), "st");
-  detail::st_cluster_bits<T>(addr, v);
+  ptx::detail::st_cluster_bits<T>(addr, v);
 }
 
 /// barrier.cluster.arrive.release: this thread arrives at the cluster barrier; its earlier

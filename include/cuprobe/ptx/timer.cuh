@@ -6,8 +6,9 @@
 //
 // The readers use cuda::ptx::get_sreg_* (asm volatile: never removed, never reordered with
 // other volatile asm). Each is also fenced by an empty asm with a "memory" clobber, so that
-// the compiler does not move loads and stores across the read either. The SASS test
-// tests/sass/timer.cu checks that the reads stay around the timed instructions.
+// the compiler does not move loads and stores across the read either (ptx::compiler_barrier,
+// ptx/opaque.cuh). The SASS test
+// tests/sass/measure_timer.cu checks that the reads stay around the timed instructions.
 //
 // %clock / %clock64 count the cycles of the SM the thread runs on (per-SM counters, not
 // synchronised across SMs); %globaltimer counts nanoseconds, with a coarser update interval
@@ -18,33 +19,31 @@
 
 #include <cstdint>
 
-namespace cuprobe::ptx {
+#include "cuprobe/ptx/opaque.cuh"
 
-namespace detail {
-__device__ __forceinline__ void compiler_barrier() { asm volatile("" ::: "memory"); }
-}  // namespace detail
+namespace cuprobe::ptx {
 
 /// %clock: the low 32 bits of the SM cycle counter (wraps every ~2 s at 2 GHz).
 __device__ __forceinline__ std::uint32_t clock32() {
-  detail::compiler_barrier();
+  compiler_barrier();
   const std::uint32_t t = cuda::ptx::get_sreg_clock();
-  detail::compiler_barrier();
+  compiler_barrier();
   return t;
 }
 
 /// %clock64: the 64-bit SM cycle counter.
 __device__ __forceinline__ std::uint64_t clock64() {
-  detail::compiler_barrier();
+  compiler_barrier();
   const std::uint64_t t = cuda::ptx::get_sreg_clock64();
-  detail::compiler_barrier();
+  compiler_barrier();
   return t;
 }
 
 /// %globaltimer: nanoseconds, the same clock on every SM (coarse update interval).
 __device__ __forceinline__ std::uint64_t globaltimer() {
-  detail::compiler_barrier();
+  compiler_barrier();
   const std::uint64_t t = cuda::ptx::get_sreg_globaltimer();
-  detail::compiler_barrier();
+  compiler_barrier();
   return t;
 }
 
@@ -56,19 +55,5 @@ __device__ __forceinline__ std::uint32_t warpid() { return cuda::ptx::get_sreg_w
 __device__ __forceinline__ std::uint32_t laneid() { return cuda::ptx::get_sreg_laneid(); }
 /// %nsmid: upper bound of %smid (SM ids need not be contiguous).
 __device__ __forceinline__ std::uint32_t nsmid() { return cuda::ptx::get_sreg_nsmid(); }
-
-/// Makes `v` look used to the compiler without emitting an instruction (a register sink).
-template <class T>
-__device__ __forceinline__ void keep_register(const T& v) {
-  if constexpr (sizeof(T) == 4)
-    asm volatile("" ::"r"(*reinterpret_cast<const std::uint32_t*>(&v)));
-  else if constexpr (sizeof(T) == 8)
-    asm volatile("" ::"l"(*reinterpret_cast<const std::uint64_t*>(&v)));
-  else if constexpr (sizeof(T) == 2)
-    asm volatile("" ::"h"(*reinterpret_cast<const std::uint16_t*>(&v)));
-  else
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 2,
-                  "cuprobe::ptx::keep_register takes 2-, 4- or 8-byte values");
-}
 
 }  // namespace cuprobe::ptx

@@ -1,56 +1,159 @@
 // cuprobe/report/cli.cuh: the command line every example shares.
 //
-//   auto cli = cuprobe::cli::parse(argc, argv, "fma_throughput: FP32 FMA throughput sweep");
-//   if (cli.quick) ...;   results.write_json(cli.json_path) when !cli.json_path.empty()
+//   auto cli = cuprobe::cli::parse(argc, argv, "fma_throughput: FP32 FMA throughput sweep",
+//                                  {cuprobe::cli_option::integer("--passes", "passes", 1, 4096,
+//                                  4)});
+//   cuprobe::run_options o = cli.run_options();          // --profile reaches every measurement
+//   const long long passes = cli.get_integer("--passes");
 //
-//   --json PATH   write the results (schema cuprobe.results/1)
+//   --json PATH   write the results (schema cuprobe.results/2)
 //   --csv PATH    write one CSV row per measurement
 //   --quick       the short setting (fewer points and samples), for CI-like checks
-//   --profile     run each benchmark exactly once (for ncu); same as CUPROBE_PROFILE=1
-//   --help        print the usage and exit
-// Options an example adds are declared in `extra` ("--name" takes one value).
+//   --small       arrays small enough for compute-sanitizer (every example under a minute)
+//   --profile     run each benchmark exactly once (for ncu); CUPROBE_PROFILE=1 does the same
+//   --help        print the usage (with every option's range) and exit
+//
+// Numbers are parsed strictly: decimal digits (an optional sign, a fraction and an exponent for
+// real numbers), nothing after them, no hexadecimal, NaN or infinity, and within the range the
+// option declares (printed by --help). Output paths (--json, --csv and options declared as
+// paths) are checked for writability when they are parsed, before any measurement runs.
 #pragma once
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/file.cuh"
+#include "cuprobe/measure/measurement.cuh"
 
 namespace cuprobe {
+
+/// An option an example adds to the shared ones.
+struct cli_option {
+  enum class kind { text, path, number, integer };
+  std::string name;  ///< "--passes"
+  std::string help;
+  kind type = kind::text;
+  double min = 0, max = 0;  ///< number and integer: the accepted range
+  std::string fallback;     ///< the default, as text ("" : none)
+
+  static cli_option text(std::string n, std::string h, std::string def = "") {
+    return {std::move(n), std::move(h), kind::text, 0, 0, std::move(def)};
+  }
+  static cli_option path(std::string n, std::string h) {
+    return {std::move(n), std::move(h), kind::path, 0, 0, ""};
+  }
+  static cli_option number(std::string n, std::string h, double lo, double hi,
+                           std::optional<double> def = std::nullopt) {
+    char b[64] = "";
+    if (def) std::snprintf(b, sizeof b, "%g", *def);
+    return {std::move(n), std::move(h), kind::number, lo, hi, b};
+  }
+  static cli_option integer(std::string n, std::string h, long long lo, long long hi,
+                            std::optional<long long> def = std::nullopt) {
+    return {std::move(n), std::move(h), kind::integer,
+            double(lo),   double(hi),   def ? std::to_string(*def) : std::string()};
+  }
+  std::string usage() const {
+    std::string u = "  " + name + (type == kind::path ? " PATH" : " VALUE") + "  " + help;
+    char b[96];
+    if (type == kind::integer)
+      std::snprintf(b, sizeof b, " (integer %.0f .. %.0f", min, max);
+    else if (type == kind::number)
+      std::snprintf(b, sizeof b, " (number %g .. %g", min, max);
+    if (type == kind::integer || type == kind::number)
+      u += b + (fallback.empty() ? std::string(")") : ", default " + fallback + ")");
+    else if (!fallback.empty())
+      u += " (default " + fallback + ")";
+    return u + "\n";
+  }
+};
 
 struct cli {
   std::string json_path, csv_path;
   bool quick = false;
+  bool small = false;
   bool profile = false;
   std::map<std::string, std::string> extra;  ///< example-specific "--name value" options
+  std::vector<cli_option> declared;
 
   bool has(const std::string& name) const { return extra.count(name) != 0; }
-  std::string get(const std::string& name, const std::string& fallback) const {
+  /// The option's text, or its declared default (or `fallback` when it declares none).
+  std::string get(const std::string& name, const std::string& fallback = "") const {
     auto it = extra.find(name);
-    return it == extra.end() ? fallback : it->second;
+    if (it != extra.end()) return it->second;
+    const cli_option* o = find(name);
+    return o && !o->fallback.empty() ? o->fallback : fallback;
   }
-  double get_number(const std::string& name, double fallback) const {
-    auto it = extra.find(name);
-    if (it == extra.end()) return fallback;
-    char* end = nullptr;
-    const double v = std::strtod(it->second.c_str(), &end);
-    require(end && *end == '\0', "option " + name + " expects a number, got '" + it->second + "'");
-    return v;
+  /// A declared number or integer option (its default when not given); checked at parse time.
+  /// An option given no value and declaring no default is an error (ask has() first).
+  double get_number(const std::string& name) const {
+    const cli_option* o = find(name);
+    require(o && (o->type == cli_option::kind::number || o->type == cli_option::kind::integer),
+            "cli: " + name + " is not a declared number option");
+    require(has(name) || !o->fallback.empty(),
+            "cli: " + name + " was not given and has no default");
+    return parse_number(get(name), name, o->min, o->max, o->type == cli_option::kind::integer);
+  }
+  long long get_integer(const std::string& name) const {
+    return static_cast<long long>(get_number(name));
+  }
+  /// The run options every measurement of the example starts from (profile mode set by
+  /// --profile).
+  cuprobe::run_options run_options() const {
+    cuprobe::run_options o;
+    o.profile = profile;
+    return o;
+  }
+  /// Samples per measurement: `full`, `quick` with --quick, and at most 2 with --small (under
+  /// compute-sanitizer every launch costs milliseconds: the count of launches, not the array
+  /// sizes, decides whether an example stays under a minute).
+  std::size_t samples(std::size_t full, std::size_t quick) const {
+    return small ? std::min<std::size_t>(quick, 2) : this->quick ? quick : full;
   }
 
-  /// Parses argv; prints the usage and exits 0 on --help; throws cuprobe::error on a bad option.
+  /// Strict number parsing (see the file comment); the message names `what` and the range.
+  static double parse_number(const std::string& text, const std::string& what, double lo, double hi,
+                             bool integer) {
+    const std::string range = (integer ? "an integer in " : "a number in ") + fmt_range(lo, hi);
+    bool ok = !text.empty();
+    for (char c : text)
+      ok = ok && ((c >= '0' && c <= '9') || c == '-' || c == '+' ||
+                  (!integer && (c == '.' || c == 'e' || c == 'E')));
+    char* end = nullptr;
+    errno = 0;
+    const double v = ok ? std::strtod(text.c_str(), &end) : 0;
+    ok = ok && end && *end == '\0' && errno == 0 && std::isfinite(v);
+    require(ok, what + " expects " + range + ", got '" + text + "'");
+    require(!integer || v == std::floor(v), what + " expects " + range + ", got '" + text + "'");
+    require(v >= lo && v <= hi, what + " is " + text + ", outside its range: " + range);
+    return v;
+  }
+  static long long parse_integer(const std::string& text, const std::string& what, long long lo,
+                                 long long hi) {
+    return static_cast<long long>(parse_number(text, what, double(lo), double(hi), true));
+  }
+
+  /// Parses argv; prints the usage and exits 0 on --help; throws cuprobe::error on a bad
+  /// option, a number out of range or an output path that cannot be written.
   static cli parse(int argc, char** argv, const std::string& about,
-                   const std::vector<std::pair<std::string, std::string>>& extra_options = {}) {
+                   const std::vector<cli_option>& extra_options = {}) {
     cli c;
+    c.declared = extra_options;
     auto usage = [&] {
-      std::string u = about + "\n\nOptions:\n  --json PATH   write the results as JSON\n"
-                              "  --csv PATH    write the results as CSV\n"
-                              "  --quick       short setting\n"
-                              "  --profile     each benchmark once (for ncu)\n";
-      for (const auto& e : extra_options) u += "  " + e.first + " VALUE  " + e.second + "\n";
+      std::string u = about +
+                      "\n\nOptions:\n  --json PATH   write the results as JSON\n"
+                      "  --csv PATH    write the results as CSV\n"
+                      "  --quick       short setting\n"
+                      "  --small       small arrays (for compute-sanitizer)\n"
+                      "  --profile     each benchmark once (for ncu)\n";
+      for (const auto& e : extra_options) u += e.usage();
       return u;
     };
     for (int i = 1; i < argc; ++i) {
@@ -64,24 +167,39 @@ struct cli {
         std::exit(0);
       } else if (a == "--json") {
         c.json_path = value();
+        require_writable(c.json_path, "--json");
       } else if (a == "--csv") {
         c.csv_path = value();
+        require_writable(c.csv_path, "--csv");
       } else if (a == "--quick") {
         c.quick = true;
+      } else if (a == "--small") {
+        c.small = true;
       } else if (a == "--profile") {
         c.profile = true;
       } else {
-        bool known = false;
-        for (const auto& e : extra_options)
-          if (a == e.first) {
-            c.extra[a] = value();
-            known = true;
-          }
-        require(known, "unknown option '" + a + "'\n" + usage());
+        const cli_option* o = c.find(a);
+        require(o != nullptr, "unknown option '" + a + "'\n" + usage());
+        const std::string v = value();
+        if (o->type == cli_option::kind::path) require_writable(v, a);
+        if (o->type == cli_option::kind::number || o->type == cli_option::kind::integer)
+          (void)parse_number(v, a, o->min, o->max, o->type == cli_option::kind::integer);
+        c.extra[a] = v;
       }
     }
-    if (c.profile) setenv("CUPROBE_PROFILE", "1", 1);
     return c;
+  }
+
+ private:
+  const cli_option* find(const std::string& name) const {
+    for (const auto& o : declared)
+      if (o.name == name) return &o;
+    return nullptr;
+  }
+  static std::string fmt_range(double lo, double hi) {
+    char b[96];
+    std::snprintf(b, sizeof b, "%g .. %g", lo, hi);
+    return b;
   }
 };
 

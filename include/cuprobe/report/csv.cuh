@@ -1,19 +1,20 @@
 // cuprobe/report/csv.cuh: CSV text (RFC 4180 quoting) and one row per measurement.
 //
-//   cuprobe::write_text(path, cuprobe::measurements_csv(results));
+//   cuprobe::write_text(path, cuprobe::measurements_csv(results));   // core/file.cuh
 //
-// Columns: name, every parameter key seen (in first-seen order), then the summary, rates,
-// clock and flags. Unknown values are empty cells.
+// Columns: name, every parameter key seen (in first-seen order), then the sample unit, the
+// summary in that unit, the rates, the clock and the flags. Unknown values are empty cells.
 #pragma once
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/json.cuh"
-#include "cuprobe/measure/runner.cuh"
+#include "cuprobe/measure/measurement.cuh"
 
 namespace cuprobe {
 
@@ -36,7 +37,8 @@ inline std::string csv_line(const std::vector<std::string>& cells) {
   return out + "\n";
 }
 
-inline std::string csv_number(double v) { return v < 0 || v != v ? "" : json::number_text(v); }
+inline std::string csv_number(double v) { return v != v ? "" : json::number_text(v); }
+inline std::string csv_number(const std::optional<double>& v) { return v ? csv_number(*v) : ""; }
 
 inline std::string measurements_csv(const std::vector<measurement>& ms) {
   std::vector<std::string> keys;
@@ -46,10 +48,13 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
         if (std::find(keys.begin(), keys.end(), kv.first) == keys.end()) keys.push_back(kv.first);
   std::vector<std::string> head{"name"};
   head.insert(head.end(), keys.begin(), keys.end());
-  for (const char* c : {"samples", "median_s", "min_s", "mean_s", "max_s", "stdev_s", "rel_stdev",
-                        "bytes_per_iteration", "gb_per_s", "tflop_per_s", "ops_per_s",
+  for (const char* c : {"unit", "samples", "median", "min", "mean", "max", "stdev", "rel_stdev",
+                        "seconds", "bytes_per_iteration", "gb_per_s", "tflop_per_s", "ops_per_s",
                         "cycles_per_op", "clock_mhz", "accounting", "flags"})
     head.emplace_back(c);
+  const auto scaled = [](const std::optional<double>& v, double by) {
+    return v ? std::optional<double>(*v / by) : std::nullopt;
+  };
   std::string out = csv_line(head);
   for (const auto& m : ms) {
     std::vector<std::string> row{m.name};
@@ -59,13 +64,15 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
     }
     std::string flags;
     for (const auto& f : m.flags) flags += (flags.empty() ? "" : ";") + f.code;
-    row.push_back(std::to_string(m.time.count));
-    for (double v : {m.time.median, m.time.min, m.time.mean, m.time.max, m.time.stdev})
+    row.push_back(to_string(m.unit));
+    row.push_back(std::to_string(m.stats.count));
+    for (double v : {m.stats.median, m.stats.min, m.stats.mean, m.stats.max, m.stats.stdev})
       row.push_back(csv_number(v));
-    row.push_back(json::number_text(m.time.rel_stdev));
-    row.push_back(csv_number(m.declared.bytes()));
-    row.push_back(csv_number(m.rate.bytes_per_s < 0 ? -1 : m.rate.bytes_per_s / 1e9));
-    row.push_back(csv_number(m.rate.flop_per_s < 0 ? -1 : m.rate.flop_per_s / 1e12));
+    row.push_back(json::number_text(m.stats.rel_stdev));
+    row.push_back(csv_number(m.rate.seconds));
+    row.push_back(m.declared.bytes() > 0 ? csv_number(m.declared.bytes()) : "");
+    row.push_back(csv_number(scaled(m.rate.bytes_per_s, 1e9)));
+    row.push_back(csv_number(scaled(m.rate.flop_per_s, 1e12)));
     row.push_back(csv_number(m.rate.ops_per_s));
     row.push_back(csv_number(m.rate.cycles_per_op));
     row.push_back(csv_number(m.rate.clock_mhz));
@@ -74,14 +81,6 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
     out += csv_line(row);
   }
   return out;
-}
-
-/// Writes `text` to `path` (throws cuprobe::error naming the path on failure).
-inline void write_text(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  require(f != nullptr, "cannot open '" + path + "' for writing");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  require(std::fclose(f) == 0 && ok, "could not write '" + path + "'");
 }
 
 }  // namespace cuprobe

@@ -49,7 +49,8 @@ inline std::string compile_flags() {
   s = CUPROBE_COMPILE_FLAGS;
 #endif
 #ifdef __CUDACC_VER_MAJOR__
-  s += std::string(s.empty() ? "" : " | ") + "nvcc " CUPROBE_STRINGIFY(__CUDACC_VER_MAJOR__) "." CUPROBE_STRINGIFY(
+  s += std::string(s.empty() ? "" : " | ") +
+       "nvcc " CUPROBE_STRINGIFY(__CUDACC_VER_MAJOR__) "." CUPROBE_STRINGIFY(
            __CUDACC_VER_MINOR__) "." CUPROBE_STRINGIFY(__CUDACC_VER_BUILD__);
 #endif
 #ifdef __CUDA_ARCH_LIST__
@@ -112,17 +113,16 @@ inline json to_json(const nvml_sample& s) {
   json j = json::object();
   j["available"] = s.available;
   if (!s.available) return j;
-  auto num = [](double v) { return v < 0 ? json() : json(v); };
-  j["sm_clock_mhz"] = num(s.sm_clock_mhz);
-  j["mem_clock_mhz"] = num(s.mem_clock_mhz);
-  j["max_sm_clock_mhz"] = num(s.max_sm_clock_mhz);
-  j["max_mem_clock_mhz"] = num(s.max_mem_clock_mhz);
-  j["power_w"] = num(s.power_w);
-  j["power_limit_w"] = num(s.power_limit_w);
-  j["temperature_c"] = num(s.temperature_c);
+  j["sm_clock_mhz"] = s.sm_clock_mhz;
+  j["mem_clock_mhz"] = s.mem_clock_mhz;
+  j["max_sm_clock_mhz"] = s.max_sm_clock_mhz;
+  j["max_mem_clock_mhz"] = s.max_mem_clock_mhz;
+  j["power_w"] = s.power_w;
+  j["power_limit_w"] = s.power_limit_w;
+  j["temperature_c"] = s.temperature_c;
   j["clock_event_reasons"] = json::array_of(clock_event_reason_names(s.clock_event_reasons));
-  j["ecc"] = s.ecc_current < 0 ? json() : json(s.ecc_current == 1);
-  j["persistence_mode"] = s.persistence_mode < 0 ? json() : json(s.persistence_mode == 1);
+  j["ecc"] = s.ecc_on;
+  j["persistence_mode"] = s.persistence_mode;
   return j;
 }
 

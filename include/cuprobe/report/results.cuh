@@ -6,8 +6,8 @@
 //   r.print_table();  r.write_json("copy.json");  r.write_csv("copy.csv");
 //
 // Schema (docs/results-schema.md):
-//   {"schema": "cuprobe.results/1", "meta": {...}, "device": {...},
-//    "benchmarks": [{"name", "params", "launch", "kernel", "work", "options", "samples_s",
+//   {"schema": "cuprobe.results/2", "meta": {...}, "device": {...},
+//    "benchmarks": [{"name", "params", "launch", "kernel", "work", "options", "unit", "samples",
 //                    "summary", "rates", "environment", "flags", "stop"}],
 //    "extra": {...}}     // free-form sections (e.g. timer characterisation)
 #pragma once
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cuprobe/core/file.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/report/cli.cuh"
@@ -25,7 +26,7 @@
 
 namespace cuprobe {
 
-inline constexpr const char* results_schema = "cuprobe.results/1";
+inline constexpr const char* results_schema = "cuprobe.results/2";
 
 inline json to_json(const summary& s) {
   json j = json::object();
@@ -47,7 +48,6 @@ inline json to_json(const summary& s) {
 }
 
 inline json to_json(const measurement& m) {
-  auto num = [](double v) { return v < 0 ? json() : json(v); };
   json b = json::object();
   b["name"] = m.name;
   b["params"] = m.params;
@@ -77,6 +77,8 @@ inline json to_json(const measurement& m) {
   w["ops"] = m.declared.ops;
   w["accounting"] = m.declared.accounting;
   w["dram_working_set"] = m.declared.dram_working_set;
+  w["working_set_bytes"] = m.declared.working_set_bytes;
+  w["op_kind"] = m.declared.op_kind ? json(model::to_string(*m.declared.op_kind)) : json();
   b["work"] = w;
   json o = json::object();
   o["warmup"] = m.options.warmup;
@@ -91,24 +93,33 @@ inline json to_json(const measurement& m) {
   o["max_samples"] = m.options.stop.max_samples;
   o["min_time_s"] = m.options.stop.min_time_s;
   o["max_rel_noise"] = m.options.stop.max_rel_noise;
+  o["timeout_s"] = m.options.stop.timeout_s;
+  o["noise_threshold"] = m.options.noise_threshold;
+  o["clock_mhz"] = m.options.clock_mhz;
   b["options"] = o;
-  b["samples_s"] = json::array_of(m.samples_s);
-  b["summary"] = to_json(m.time);
+  b["unit"] = to_string(m.unit);
+  b["samples"] = json::array_of(m.samples);
+  b["summary"] = to_json(m.stats);
+  const auto scaled = [](const std::optional<double>& v, double by) {
+    return v ? json(*v / by) : json();
+  };
   json r = json::object();
   r["seconds"] = m.rate.seconds;
-  r["gb_per_s"] = num(m.rate.bytes_per_s < 0 ? -1 : m.rate.bytes_per_s / 1e9);
-  r["tflop_per_s"] = num(m.rate.flop_per_s < 0 ? -1 : m.rate.flop_per_s / 1e12);
-  r["ops_per_s"] = num(m.rate.ops_per_s);
-  r["cycles_per_op"] = num(m.rate.cycles_per_op);
-  r["clock_mhz"] = num(m.rate.clock_mhz);
+  r["gb_per_s"] = scaled(m.rate.bytes_per_s, 1e9);
+  r["tflop_per_s"] = scaled(m.rate.flop_per_s, 1e12);
+  r["ops_per_s"] = m.rate.ops_per_s;
+  r["cycles_per_op"] = m.rate.cycles_per_op;
+  r["clock_mhz"] = m.rate.clock_mhz;
   r["clock_source"] = m.rate.clock_source;
   b["rates"] = r;
+  b["launch_floor_s"] = m.launch_floor_s;
   json e = json::object();
   e["before"] = to_json(m.env.before);
   e["after"] = to_json(m.env.after);
   e["sm_clock_mhz_during"] = json::array_of(m.env.sm_clock_mhz);
-  e["min_sm_clock_mhz"] = num(m.env.min_sm_clock_mhz());
-  e["throttle_reasons_seen"] = json::array_of(clock_event_reason_names(m.env.throttle_reasons_seen));
+  e["min_sm_clock_mhz"] = m.env.min_sm_clock_mhz();
+  e["throttle_reasons_seen"] =
+      json::array_of(clock_event_reason_names(m.env.throttle_reasons_seen));
   b["environment"] = e;
   json f = json::array();
   for (const auto& fl : m.flags) {
@@ -123,10 +134,28 @@ inline json to_json(const measurement& m) {
   return b;
 }
 
+/// A sample in its unit: "1.234 ms" (seconds, nanoseconds), "280.7 cycles", "0.9876" (value).
+inline std::string fmt_sample(double v, sample_unit u) {
+  switch (u) {
+    case sample_unit::seconds:
+      return fmt_time(v);
+    case sample_unit::nanoseconds:
+      return fmt_time(v * 1e-9);
+    case sample_unit::cycles:
+      return fmt(v, 1) + " cycles";
+    case sample_unit::value:
+      break;
+  }
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
 /// A results document under construction.
 class results {
  public:
-  results(int argc, char** argv) : meta_(run_meta(argc, argv)), device_(cuprobe::to_json(current_device())) {}
+  results(int argc, char** argv)
+      : meta_(run_meta(argc, argv)), device_(cuprobe::to_json(current_device())) {}
   /// With meta and device given (tests, or results assembled from elsewhere).
   results(json meta, json device) : meta_(std::move(meta)), device_(std::move(device)) {}
 
@@ -158,9 +187,13 @@ class results {
     if (!c.csv_path.empty()) write_csv(c.csv_path);
   }
 
-  /// One line per measurement: name, params, median, spread, rates, flags.
+  /// One line per measurement: name, params, median (in the sample unit), spread, n, rates,
+  /// flags (every flag but clock_unknown, which the environment section reports).
   void print_table(std::FILE* f = stdout) const {
     table t({"benchmark", "params", "median", "spread", "n", "GB/s", "TFLOP/s", "cyc/op", "flags"});
+    const auto scaled = [](const std::optional<double>& v, double by) {
+      return v ? std::optional<double>(*v / by) : std::nullopt;
+    };
     for (const auto& m : list_) {
       std::string flags;
       for (const auto& fl : m.flags)
@@ -170,20 +203,12 @@ class results {
         for (const auto& kv : m.params.items())
           params += (params.empty() ? "" : " ") + kv.first + "=" +
                     (kv.second.is_string() ? kv.second.as_string() : kv.second.dump());
-      t.add_row({m.name, params, fmt_time(m.time.median), fmt(100 * m.time.spread(), 1) + "%",
-                 std::to_string(m.time.count),
-                 fmt(m.rate.bytes_per_s < 0 ? -1 : m.rate.bytes_per_s / 1e9, 1, true),
-                 fmt(m.rate.flop_per_s < 0 ? -1 : m.rate.flop_per_s / 1e12, 2, true),
-                 fmt(m.rate.cycles_per_op, 2, true), flags});
+      t.add_row({m.name, params, fmt_sample(m.stats.median, m.unit),
+                 fmt(100 * m.stats.spread(), 1) + "%", std::to_string(m.stats.count),
+                 fmt(scaled(m.rate.bytes_per_s, 1e9), 1), fmt(scaled(m.rate.flop_per_s, 1e12), 2),
+                 fmt(m.rate.cycles_per_op, 2), flags});
     }
     t.print(f);
-  }
-
-  static std::string fmt_time(double s) {
-    if (s >= 1) return fmt(s, 3) + " s";
-    if (s >= 1e-3) return fmt(s * 1e3, 3) + " ms";
-    if (s >= 1e-6) return fmt(s * 1e6, 3) + " us";
-    return fmt(s * 1e9, 1) + " ns";
   }
 
  private:

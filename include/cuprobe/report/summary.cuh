@@ -1,6 +1,6 @@
 // cuprobe/report/summary.cuh: the headline file, schema "cuprobe.summary/1".
 //
-//   cuprobe::summary_file s(argc, argv);
+//   cuprobe::summary_file s(argc, argv, cuprobe::device_info::query());
 //   s.set("clock.sm.effective_mhz", 1980.0);
 //   s.write("docs/results/h200/summary.json");
 //
@@ -14,8 +14,8 @@
 #include <cmath>
 #include <string>
 
+#include "cuprobe/core/file.cuh"
 #include "cuprobe/core/json.cuh"
-#include "cuprobe/report/csv.cuh"
 #include "cuprobe/report/meta.cuh"
 
 namespace cuprobe {

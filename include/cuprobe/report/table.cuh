@@ -1,4 +1,5 @@
-// cuprobe/report/table.cuh: an aligned console table, and number formatting for reports.
+// cuprobe/report/table.cuh: an aligned console table and its Markdown form (numbers: fmt,
+// fmt_bytes, fmt_time in core/format.cuh).
 //
 //   cuprobe::table t({"case", "GB/s", "flags"});
 //   t.add_row({"read float4 .cg", cuprobe::fmt(4512.3, 1), ""});
@@ -6,36 +7,15 @@
 #pragma once
 
 #include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
+#include "cuprobe/core/format.cuh"
 
 namespace cuprobe {
-
-/// `v` with `precision` digits after the point; "-" for negative "unknown" values when
-/// `negative_is_unknown`, "nan" for NaN.
-inline std::string fmt(double v, int precision = 2, bool negative_is_unknown = false) {
-  if (v != v) return "nan";
-  if (negative_is_unknown && v < 0) return "-";
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", precision, v);
-  return b;
-}
-
-/// Bytes with a binary unit: "4 KiB", "1.5 MiB", "4 GiB".
-inline std::string fmt_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char b[64];
-  std::snprintf(b, sizeof b, bytes == static_cast<long long>(bytes) ? "%.0f %s" : "%.1f %s", bytes,
-                units[u]);
-  return b;
-}
 
 class table {
  public:

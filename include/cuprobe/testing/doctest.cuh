@@ -13,6 +13,13 @@
 // into "Skipped" through SKIP_RETURN_CODE (cuprobe_add_gpu_test() sets it). A GPU test binary
 // holds GPU tests only, so that a skip never hides a host test.
 //
+// Timing assertions cannot hold under compute-sanitizer (the instrumented kernels run 10 to 100
+// times slower and their clocks mean nothing): write them as CUPROBE_TIMING_CHECK(cond). Under a
+// sanitizer (CUPROBE_UNDER_SANITIZER=1, which scripts/gpu-check.sh sets for its sanitizer runs,
+// or the sanitizer's injection library found in the environment) the check is skipped and says
+// so in the output ("SKIPPED under compute-sanitizer: ..."), never counted as passed; elsewhere
+// it is a CHECK.
+//
 // Device lambdas need nvcc's --extended-lambda (cuprobe::cuprobe adds it).
 #pragma once
 
@@ -22,6 +29,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -49,6 +57,16 @@ inline bool gpu_available(std::string* reason = nullptr) {
     if (reason) *reason = e.what();
     return false;
   }
+}
+
+/// True when this process runs under compute-sanitizer: CUPROBE_UNDER_SANITIZER is set to
+/// something other than 0, or the injection variables name the sanitizer.
+inline bool under_sanitizer() {
+  if (const char* e = std::getenv("CUPROBE_UNDER_SANITIZER")) return *e && std::string(e) != "0";
+  for (const char* v : {"CUDA_INJECTION64_PATH", "LD_PRELOAD"})
+    if (const char* e = std::getenv(v))
+      if (std::string(e).find("sanitizer") != std::string::npos) return true;
+  return false;
 }
 
 namespace detail {
@@ -99,8 +117,7 @@ inline int run_tests(int argc, char** argv) {
   std::string reason;
   const bool gpu = gpu_available(&reason);
   if (!gpu) {
-    std::fprintf(stderr,
-                 "cuprobe: SKIPPING the GPU tests in this program, not passing them: %s\n",
+    std::fprintf(stderr, "cuprobe: SKIPPING the GPU tests in this program, not passing them: %s\n",
                  reason.c_str());
     ctx.addFilter("test-suite-exclude", gpu_suite);
   }
@@ -112,9 +129,18 @@ inline int run_tests(int argc, char** argv) {
 
 }  // namespace cuprobe::testing
 
+/// A CHECK of a timing or rate, skipped visibly under compute-sanitizer (see the file comment).
+#define CUPROBE_TIMING_CHECK(...)                                         \
+  do {                                                                    \
+    if (::cuprobe::testing::under_sanitizer())                            \
+      MESSAGE("SKIPPED under compute-sanitizer (timing): " #__VA_ARGS__); \
+    else                                                                  \
+      CHECK(__VA_ARGS__);                                                 \
+  } while (0)
+
 /// A doctest test case that needs a GPU; skipped (visibly) without one.
 #define CUPROBE_GPU_TEST_CASE(name) \
-  TEST_CASE(name * doctest::test_suite(::cuprobe::testing::gpu_suite))
+  TEST_CASE(name* doctest::test_suite(::cuprobe::testing::gpu_suite))
 
 #if defined(CUPROBE_TESTING_MAIN)
 int main(int argc, char** argv) { return ::cuprobe::testing::run_tests(argc, argv); }

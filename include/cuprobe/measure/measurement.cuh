@@ -1,0 +1,204 @@
+// cuprobe/measure/measurement.cuh: what a measurement declares, how it runs, and what it keeps.
+//
+//   cuprobe::work w = cuprobe::work::bytes_moved(16.0 * n, 16.0 * n, "copy: N read + N written",
+//                                                /*dram=*/true, /*working_set=*/32.0 * n);
+//   cuprobe::run_options o;  o.stop = cuprobe::stopping_rule::fixed(10);
+//   cuprobe::measurement m = cuprobe::measure("copy", launch, w, o);       // measure/runner.cuh
+//   std::printf("%s: median %g %s, %.0f GB/s\n", m.name.c_str(), m.stats.median,
+//               cuprobe::to_string(m.unit), m.gb_per_s());
+//
+// Units: every sample is kept in the unit it was taken in (sample_unit): seconds (CUDA events
+// around launches), cycles (%clock64 inside the kernel), nanoseconds (%globaltimer inside the
+// kernel) or a value the kernel computes. Samples are per iteration: divided by the
+// iterations (and, for event-timed samples, the launches) one sample covers. Rates derive from
+// the median and the declared work; cycles convert to seconds with the clock in rates.clock_mhz
+// (given, else the median NVML SM clock during the samples, else the device's maximum).
+// "Not known" is std::optional throughout (JSON null, "-" in tables).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/core/json.cuh"
+#include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/stats.cuh"
+#include "cuprobe/measure/environment.cuh"
+#include "cuprobe/measure/flags.cuh"
+#include "cuprobe/measure/stopping_rule.cuh"
+#include "cuprobe/model/op_kind.cuh"
+
+namespace cuprobe {
+
+/// The unit one sample is taken in.
+enum class sample_unit {
+  seconds,      ///< CUDA events around launches (measure())
+  cycles,       ///< SM cycles from %clock64 inside the kernel (measure_samples())
+  nanoseconds,  ///< %globaltimer inside the kernel (measure_samples())
+  value,        ///< a number the kernel computes, not a time (measure_samples())
+};
+inline const char* to_string(sample_unit u) {
+  switch (u) {
+    case sample_unit::seconds:
+      return "seconds";
+    case sample_unit::cycles:
+      return "cycles";
+    case sample_unit::nanoseconds:
+      return "nanoseconds";
+    case sample_unit::value:
+      return "value";
+  }
+  return "?";
+}
+
+/// What the callable or sampler is told on each call.
+struct launch_context {
+  cudaStream_t stream = nullptr;
+  std::size_t sample = 0;    ///< index of the sample (0 during warm-up)
+  std::size_t rotation = 0;  ///< which input set to use: 0 .. run_options::rotations - 1
+  bool warmup = false;
+};
+
+/// What one iteration does, as the user declares it: the rates are derived from this, and the
+/// flags check it against the device (docs/measurement.md lists each flag).
+struct work {
+  double bytes_read = 0, bytes_written = 0;
+  double flops = 0;
+  double ops = 0;                 ///< operations for ops/s and cycles/op (instructions, hops, ...)
+  std::string accounting;         ///< which bytes or operations count, in words
+  bool dram_working_set = false;  ///< the data is meant to come from DRAM (flags cache hits)
+  /// Bytes one pass touches (every array, once): checked against the L2 for DRAM work.
+  std::optional<double> working_set_bytes;
+  /// The peak-model row of the counted ops (instructions): ops/s above its peak is flagged.
+  std::optional<model::op_kind> op_kind;
+
+  double bytes() const { return bytes_read + bytes_written; }
+  static work bytes_moved(double read, double written, std::string accounting, bool dram = false,
+                          std::optional<double> working_set = std::nullopt) {
+    work w;
+    w.bytes_read = read;
+    w.bytes_written = written;
+    w.accounting = std::move(accounting);
+    w.dram_working_set = dram;
+    w.working_set_bytes = working_set;
+    return w;
+  }
+  static work flop_count(double flops, double instructions, std::string accounting) {
+    work w;
+    w.flops = flops;
+    w.ops = instructions;
+    w.accounting = std::move(accounting);
+    return w;
+  }
+  static work op_count(double ops, std::string accounting) {
+    work w;
+    w.ops = ops;
+    w.accounting = std::move(accounting);
+    return w;
+  }
+  work& with_working_set(double bytes) {
+    working_set_bytes = bytes;
+    return *this;
+  }
+  work& with_op_kind(model::op_kind k) {
+    op_kind = k;
+    return *this;
+  }
+};
+
+/// How the protocol runs. validate_options() (measure/runner.cuh) checks every field against
+/// the limits stated here before anything runs.
+struct run_options {
+  std::size_t warmup = 3;  ///< untimed calls before the samples (launches, or sampler calls)
+  stopping_rule stop = stopping_rule::fixed(20);  ///< how many samples
+  /// launches: one pass per launch, `iterations` must be 1; in_kernel: the kernel (or sampler)
+  /// makes `iterations` passes itself and each sample is divided by it.
+  loop_mode mode = loop_mode::launches;
+  std::size_t iterations = 1;     ///< passes one sample covers (in_kernel); 1 .. 2^40
+  std::size_t batch = 1;          ///< launches per event-timed sample (divided out); 1 .. 2^20
+  bool graph = false;             ///< capture the batch as CUDA graphs and replay them
+  bool flush_l2 = false;          ///< evict the L2 before each sample (outside the timed region)
+  std::size_t rotations = 1;      ///< launch_context::rotation cycles 0 .. rotations - 1; <= 2^16
+  bool profile = false;           ///< one call, no warm-up (for ncu); CUPROBE_PROFILE=1 sets it too
+  bool nvtx = true;               ///< NVTX range named after the measurement
+  bool sample_clocks = true;      ///< read NVML's SM clock after every sample
+  double noise_threshold = 0.05;  ///< "noisy" above this relative standard deviation; 0 .. 10
+  std::optional<double> clock_mhz;  ///< clock for cycles <-> seconds; unset: NVML median
+  cudaStream_t stream = nullptr;    ///< nullptr: the runner uses a stream of its own
+
+  static constexpr std::size_t max_warmup = 1'000'000;
+  static constexpr std::size_t max_iterations = std::size_t(1) << 40;
+  static constexpr std::size_t max_batch = std::size_t(1) << 20;
+  static constexpr std::size_t max_rotations = std::size_t(1) << 16;
+
+  /// The defaults with `warmup` untimed calls and a fixed number of samples: what the
+  /// experiments' option structs start from.
+  static run_options fixed(std::size_t warmup, std::size_t samples) {
+    run_options o;
+    o.warmup = warmup;
+    o.stop = stopping_rule::fixed(samples);
+    return o;
+  }
+};
+
+/// Rates derived from the median sample and the declared work; unset where they do not apply.
+struct rates {
+  std::optional<double> seconds;      ///< median time of one iteration (not for values)
+  std::optional<double> bytes_per_s;  ///< (bytes read + written) / seconds
+  std::optional<double> flop_per_s;
+  std::optional<double> ops_per_s;
+  std::optional<double> cycles_per_op;  ///< median cycles / ops (cycles), or seconds x clock / ops
+  std::optional<double> clock_mhz;      ///< the clock used for cycles <-> seconds
+  std::string clock_source;  ///< "given", "nvml (median during samples)", "device maximum"
+};
+
+/// Everything one measurement produced.
+struct measurement {
+  std::string name;
+  json params = json::object();        ///< the benchmark's parameters (for reports and plots)
+  std::optional<launch_shape> launch;  ///< set with with_launch()
+  std::optional<kernel_attributes> kernel;
+  work declared;
+  run_options options;
+  sample_unit unit = sample_unit::seconds;
+  std::vector<double> samples;  ///< per iteration, in `unit`, in the order taken
+  summary stats;                ///< of `samples`, in `unit`
+  rates rate;
+  environment env;
+  std::vector<flag> flags;
+  std::string stop_verdict;
+  double wall_s = 0;
+  /// Event-timed only: the launch-overhead floor of one sample (measure/runner.cuh).
+  std::optional<double> launch_floor_s;
+
+  measurement& with_launch(const launch_shape& s) {
+    launch = s;
+    return *this;
+  }
+  measurement& with_kernel(const kernel_attributes& k) {
+    kernel = k;
+    return *this;
+  }
+  measurement& with_param(const std::string& key, json value) {
+    params[key] = std::move(value);
+    return *this;
+  }
+  /// The rates, or cuprobe::error naming the measurement when the work declared none.
+  double seconds() const { return known(rate.seconds, "a time (its samples are values)"); }
+  double gb_per_s() const { return known(rate.bytes_per_s, "bytes") / 1e9; }
+  double tflop_per_s() const { return known(rate.flop_per_s, "FLOP") / 1e12; }
+  double ops_per_s() const { return known(rate.ops_per_s, "operations"); }
+  double cycles_per_op() const { return known(rate.cycles_per_op, "operations and a clock"); }
+
+ private:
+  double known(const std::optional<double>& v, const char* what) const {
+    require(v.has_value(), "measurement '" + name + "' has no such rate: it declared no " + what);
+    return *v;
+  }
+};
+
+}  // namespace cuprobe

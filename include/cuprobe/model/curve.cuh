@@ -1,0 +1,66 @@
+// cuprobe/model/curve.cuh: a measured curve against working set, and what is read off it
+// (host only): the median over a window, the peak below a size, and the capacity where the
+// curve crosses from one level to the next.
+//
+//   std::vector<cuprobe::model::curve_point> c = {{4096, 900}, {1 << 20, 880}, {1 << 30, 300}};
+//   auto l2 = cuprobe::model::window_median(c, 1 << 20, 16 << 20);     // 880
+//   auto top = cuprobe::model::peak_up_to(c, 256 << 10);                // 900
+//   auto cap = cuprobe::model::capacity(c, *l2, 300);                   // bytes where it falls
+//
+// Values are whatever the curve holds (GB/s, cycles per hop); every function returns an empty
+// std::optional when the curve says nothing (no point in the window, no crossing).
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "cuprobe/core/stats.cuh"
+
+namespace cuprobe::model {
+
+/// One measured point of a curve.
+struct curve_point {
+  double bytes = 0;  ///< working set
+  double value = 0;  ///< GB/s, cycles per hop, ...
+};
+
+/// The median value of the points with bytes in [lo, hi].
+inline std::optional<double> window_median(const std::vector<curve_point>& c, double lo,
+                                           double hi) {
+  std::vector<double> v;
+  for (const auto& p : c)
+    if (p.bytes >= lo && p.bytes <= hi) v.push_back(p.value);
+  if (v.empty()) return std::nullopt;
+  return median(v);
+}
+
+/// The largest value of the points with bytes <= hi.
+inline std::optional<double> peak_up_to(const std::vector<curve_point>& c, double hi) {
+  std::optional<double> m;
+  for (const auto& p : c)
+    if (p.bytes <= hi && (!m || p.value > *m)) m = p.value;
+  return m;
+}
+
+/// The largest size past the curve's peak whose value is still above sqrt(upper x lower) (the
+/// geometric mean of a level and the next one), interpolated in log-log space between the last
+/// point above and the first point below; empty when the curve never falls below it.
+inline std::optional<double> capacity(const std::vector<curve_point>& c, double upper,
+                                      double lower) {
+  if (upper <= 0 || lower <= 0 || c.empty()) return std::nullopt;
+  const double th = std::sqrt(upper * lower);
+  std::size_t peak = 0;
+  for (std::size_t i = 1; i < c.size(); ++i)
+    if (c[i].value > c[peak].value) peak = i;
+  for (std::size_t i = peak + 1; i < c.size(); ++i)
+    if (c[i - 1].value >= th && c[i].value < th) {
+      const double f = (std::log(c[i - 1].value) - std::log(th)) /
+                       (std::log(c[i - 1].value) - std::log(c[i].value));
+      return std::exp(std::log(c[i - 1].bytes) +
+                      f * (std::log(c[i].bytes) - std::log(c[i - 1].bytes)));
+    }
+  return std::nullopt;
+}
+
+}  // namespace cuprobe::model

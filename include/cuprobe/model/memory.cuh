@@ -1,0 +1,52 @@
+// cuprobe/model/memory.cuh: the memory ceilings an SM can state, with their sources (host only).
+//
+//   auto l1 = cuprobe::model::l1_bandwidth(90);        // 128 B/clk/SM, and where that comes from
+//   double peak = cuprobe::model::peak_per_s(dev.sm_count, l1.bytes_per_clock, clock_hz);
+//   std::printf("%s\n", describe(l1).c_str());
+//
+// These are the per-SM datapath widths the measured figures are compared with (bytes per clock
+// per SM at the SM clock measured during the run). The DRAM ceiling is the device's own
+// (device_info::nominal_dram_bytes_per_s: bus width x memory clock x 2).
+#pragma once
+
+#include <string>
+
+#include "cuprobe/core/error.cuh"
+
+namespace cuprobe::model {
+
+/// One per-SM bandwidth ceiling.
+struct bandwidth_limit {
+  const char* what = "";       ///< "shared memory", "L1"
+  int sm = 0;                  ///< architecture, 90 for sm_90
+  double bytes_per_clock = 0;  ///< per SM
+  const char* source = "";
+};
+
+/// Shared memory: 32 banks, each 4 bytes wide per clock, on every architecture cuprobe builds
+/// for (sm_75 and newer).
+inline bandwidth_limit shared_memory_bandwidth(int sm) {
+  require(sm >= 70, "shared_memory_bandwidth: cuprobe has no figure before sm_70");
+  return {"shared memory", sm, 128,
+          "CUDA C++ Programming Guide, 'Shared Memory' (compute capability 5.x and later): 32 "
+          "banks, successive 32-bit words in successive banks, each bank delivering 32 bits per "
+          "clock cycle: 32 x 4 B = 128 B/clk/SM"};
+}
+
+/// L1 data cache load path: the same 128 B/clk/SM datapath as shared memory on the unified
+/// L1/shared-memory SMs (sm_70 and newer): one 128-byte line (4 sectors) per clock.
+inline bandwidth_limit l1_bandwidth(int sm) {
+  require(sm >= 70, "l1_bandwidth: cuprobe has no figure before sm_70");
+  return {"L1", sm, 128,
+          "unified L1 data cache and shared memory (NVIDIA Volta, Ampere and Hopper architecture "
+          "whitepapers: combined L1/shared memory block per SM); its load path returns one "
+          "128-byte line per clock, the same width as the 32 x 4 B shared-memory banks"};
+}
+
+/// "L1 on sm_90: 128 B/clk/SM [source]".
+inline std::string describe(const bandwidth_limit& b) {
+  return std::string(b.what) + " on sm_" + std::to_string(b.sm) + ": " +
+         std::to_string(static_cast<int>(b.bytes_per_clock)) + " B/clk/SM [" + b.source + "]";
+}
+
+}  // namespace cuprobe::model

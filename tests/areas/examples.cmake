@@ -1,0 +1,43 @@
+# examples/: every program refuses bad input with exit code 1 and one sentence, before any CUDA
+# call (tests/examples/expect_refusal.cmake), and prints its usage on --help. Host tier: the
+# refusals are the same with or without a GPU.
+if(NOT CUPROBE_BUILD_EXAMPLES)
+  return()
+endif()
+set(_cuprobe_examples device_report timers fma_throughput instruction_table latency_ladder
+    dram_bandwidth cache_bandwidth memory_ordering)
+
+# cuprobe_example_refusal(<example> <test suffix> <expected stderr regex> <args>...)
+function(cuprobe_example_refusal example suffix expect)
+  add_test(NAME host.example_${example}_${suffix}
+    COMMAND "${CMAKE_COMMAND}" "-DEXE=$<TARGET_FILE:${example}>" "-DARGS=${ARGN}"
+            "-DEXPECT=${expect}" -P "${CMAKE_CURRENT_SOURCE_DIR}/examples/expect_refusal.cmake")
+  set_tests_properties(host.example_${example}_${suffix} PROPERTIES LABELS host TIMEOUT 120)
+endfunction()
+
+foreach(e IN LISTS _cuprobe_examples)
+  cuprobe_example_refusal(${e} unknown_option "unknown option '--bogus'" --bogus)
+  cuprobe_example_refusal(${e} missing_value "option --json needs a value" --json)
+  cuprobe_example_refusal(${e} unwritable_json "--json.*/no/such/dir/r.json"
+                          --json /no/such/dir/r.json)
+  cuprobe_example_refusal(${e} unwritable_csv "--csv.*/no/such/dir/r.csv" --csv /no/such/dir/r.csv)
+  add_test(NAME host.example_${e}_help COMMAND ${e} --help)
+  set_tests_properties(host.example_${e}_help PROPERTIES LABELS host TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "--json")
+endforeach()
+
+cuprobe_example_refusal(cache_bandwidth explore_range "--explore is 3, outside its range"
+                        --explore 3)
+cuprobe_example_refusal(cache_bandwidth explore_not_integer "--explore expects" --explore 1.5)
+cuprobe_example_refusal(device_report summary_unwritable "--summary.*/no/such/dir/s.json"
+                        --summary /no/such/dir/s.json)
+cuprobe_example_refusal(timers markdown_unwritable "--markdown.*/no/such/dir/t.md"
+                        --markdown /no/such/dir/t.md)
+cuprobe_example_refusal(dram_bandwidth pattern_unknown "--patterns.*'sideways'"
+                        --patterns read,sideways)
+cuprobe_example_refusal(dram_bandwidth op_unknown "--ops: unknown load operator 'ca'" --ops cg,ca)
+cuprobe_example_refusal(dram_bandwidth width_range "--widths is 32, outside its range" --widths 32)
+cuprobe_example_refusal(dram_bandwidth passes_zero "--passes is 0, outside its range" --passes 0)
+cuprobe_example_refusal(dram_bandwidth passes_text "--passes expects" --passes many)
+cuprobe_example_refusal(dram_bandwidth configs_malformed "--configs" --configs 4by256)
+cuprobe_example_refusal(dram_bandwidth l2_factor_nan "--l2-factor expects" --l2-factor nan)

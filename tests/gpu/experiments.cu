@@ -1,0 +1,216 @@
+// gpu tier: experiments/: each experiment function runs in a small setting and its result is
+// plausible (levels in the right order, rates within the device's ceilings, every point
+// validated, the protocol's record on every measurement).
+#define CUPROBE_TESTING_MAIN
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/cuprobe.cuh>
+
+#include <string>
+
+namespace ex = cuprobe::experiments;
+namespace gen = cuprobe::gen;
+namespace cache = cuprobe::ptx::cache;
+
+namespace {
+void nothing(const std::string&) {}
+bool recorded(const cuprobe::measurement& m) {
+  return m.stats.count == m.samples.size() &&
+         m.env.before.available == cuprobe::nvml::instance().available();
+}
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("latency_ladder: L1 < L2 < DRAM, shared memory below L1, plateaus found") {
+  const auto dev = cuprobe::device_info::query();
+  ex::latency_ladder_options o;
+  o.max_bytes = 8 * dev.l2_bytes;
+  o.points_per_octave = 1;
+  o.repeats = 1;
+  o.cg_max_bytes = 4u << 20;
+  o.max_steps = 1u << 14;
+  o.run.clock_mhz = dev.sm_clock_khz / 1e3;
+  int calls = 0;
+  const auto lad = ex::latency_ladder(dev, o, [&](const std::string&) { ++calls; });
+  CHECK(calls == int(lad.points.size()));
+  // The levels are read off the latencies: a timing result (under compute-sanitizer, whose
+  // instrumentation changes every latency, they need not be found).
+  const bool levels = lad.l1 && lad.l2 && lad.dram && lad.smem && lad.l2_cg;
+  CUPROBE_TIMING_CHECK(levels);
+  if (levels) {
+    MESSAGE("L1 " << *lad.l1 << ", L2 " << *lad.l2 << ", DRAM " << *lad.dram << ", shared "
+                  << *lad.smem);
+    CUPROBE_TIMING_CHECK(*lad.smem < *lad.l1);
+    CUPROBE_TIMING_CHECK(*lad.l1 < *lad.l2);
+    CUPROBE_TIMING_CHECK(*lad.l2 < *lad.dram);
+    CUPROBE_TIMING_CHECK(*lad.l2_cg > *lad.l1);  // .cg never hits the L1
+  }
+  CUPROBE_TIMING_CHECK(lad.plateaus.size() >= 2);
+  for (const auto& m : lad.points) CHECK(recorded(m));
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "dram_sweep: validated points, best per pattern, peers; small arrays are flagged") {
+  const auto dev = cuprobe::device_info::query();
+  const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg>, gen::all_patterns,
+                          gen::all_modes, gen::all_grids>
+      kernels;
+  ex::dram_sweep_options o;
+  o.persistent = {{4, 256}};
+  o.covering = {256};
+  o.run.stop = cuprobe::stopping_rule::fixed(3);
+  // 5R1W touches 6 arrays: at L2 / 2 each even it stays below 4 x the L2, so every point must
+  // be flagged.
+  o.array_bytes = dev.l2_bytes / 2;
+  const auto r = ex::dram_sweep(dev, kernels, o, nothing);
+  // read: 2 modes; write, copy, mixed: 2 modes + 1 covering shape.
+  CHECK(r.all.size() == 2 + 3 * 3);
+  for (const auto& m : r.all) {
+    CAPTURE(m.params.at("case").as_string());
+    CHECK(m.params.at("valid").as_bool());
+    CHECK(recorded(m));
+    CHECK(cuprobe::has_flag(m.flags, "cache_resident"));
+  }
+  for (auto p : o.patterns) CUPROBE_TIMING_CHECK(r.best(p).gb_per_s() > 10);
+  REQUIRE(r.memcpy);
+  REQUIRE(r.memset);
+  CUPROBE_TIMING_CHECK(r.memcpy->gb_per_s() > 10);
+  CHECK(r.best_by_case.size() == r.all.size());  // one shape per case
+}
+
+CUPROBE_GPU_TEST_CASE("cache curves, levels and the L2 read, write and copy bandwidth") {
+  const auto dev = cuprobe::device_info::query();
+  ex::cache_curve_options o;
+  o.points_per_octave = 1;
+  o.l1_max_bytes = 2 * dev.smem_per_sm;
+  o.l2_max_bytes = 8 * dev.l2_bytes;
+  for (auto* c : {&o.l1, &o.l2}) {
+    c->bytes_per_launch = 256.0 * (1 << 20);
+    c->run.stop = cuprobe::stopping_rule::fixed(3);
+  }
+  const auto c = ex::cache_curves(dev, o, nothing);
+  CHECK(c.l1.front().bytes == 4096);  // one chunk read with wrap-around
+  CHECK(!c.l2.empty());
+  for (const auto& m : c.points) CHECK(m.params.at("valid").as_bool());
+  const auto lv = ex::cache_levels_of(dev, c, dev.sm_clock_khz / 1e3);
+  REQUIRE(lv.l1_gbps);
+  REQUIRE(lv.l2_gbps);
+  MESSAGE("L1 " << *lv.l1_gbps << " GB/s = " << *lv.l1_bytes_per_clock_per_sm << " B/clk/SM, L2 "
+                << *lv.l2_gbps << " GB/s");
+  CUPROBE_TIMING_CHECK(*lv.l1_gbps > *lv.l2_gbps);
+  CHECK(*lv.l1_bytes_per_clock_per_sm <= 128.0 * 1.02);  // the L1 datapath at the maximum clock
+  ex::cache_bw_options b;
+  b.bytes_per_launch = 512.0 * (1 << 20);
+  b.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto l2 = ex::l2_bandwidth(dev, b);
+  CHECK(l2.points.size() == 9);  // read, write, copy x 3 working sets
+  MESSAGE("L2 read " << l2.read_bytes_per_s / 1e12 << " TB/s, write " << l2.write_bytes_per_s / 1e12
+                     << ", copy " << l2.copy_bytes_per_s / 1e12);
+  CUPROBE_TIMING_CHECK(l2.read_bytes_per_s > 2e12);
+  CUPROBE_TIMING_CHECK(l2.write_bytes_per_s > 1e12);
+  for (const auto& m : l2.points) {
+    CHECK(m.params.at("valid").as_bool());
+    CHECK(!cuprobe::has_flag(m.flags, "above_memory_peak"));
+  }
+}
+
+CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far slower than near") {
+  const auto dev = cuprobe::device_info::query();
+  ex::cache_bw_options b = ex::cache_curve_options{}.l1;  // 2 x 512 per SM
+  b.bytes_per_launch = 256.0 * (1 << 20);
+  b.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto l1 = ex::l1_bandwidth(dev, b);
+  REQUIRE(l1.points.size() == 3);
+  const double l1_clk = l1.read_bytes_per_s / (dev.sm_clock_khz * 1e3 * dev.sm_count);
+  MESSAGE("L1 " << l1.read_bytes_per_s / 1e12 << " TB/s = " << l1_clk
+                << " B/clk/SM at the maximum clock");
+  CHECK(l1_clk <= cuprobe::model::l1_bandwidth(dev.sm()).bytes_per_clock * 1.02);
+  for (const auto& m : l1.points) CHECK(m.params.at("valid").as_bool());
+
+  ex::l2_partition_options o;
+  o.sms = {0, std::uint32_t(dev.sm_count - 1)};
+  o.hops = 1024;
+  o.repeats = 2;
+  o.bw.bytes_per_launch = 256.0 * (1 << 20);
+  o.bw.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto p = ex::l2_partitions(dev, o, nothing);
+  REQUIRE(p.per_sm.size() == 2);
+  for (const auto& q : p.per_sm) {
+    MESSAGE("SM " << q.sm << ": near " << q.near.stats.median << ", far " << q.far.stats.median
+                  << " cycles, far share " << q.far_fraction << ", DRAM share " << q.dram_fraction);
+    CHECK(q.near.unit == cuprobe::sample_unit::cycles);
+    CHECK(q.near.samples.size() == 2);
+    CHECK(q.near.stats.median > 50);  // an L2 hit, not an L1 hit
+    CUPROBE_TIMING_CHECK(q.far.stats.median > q.near.stats.median * 1.1);
+    CUPROBE_TIMING_CHECK(q.far_fraction > 0.1);
+  }
+  REQUIRE(p.bandwidth.size() == 2);
+  MESSAGE("read near " << p.near_bytes_per_s / 1e12 << " TB/s, mixed " << p.mixed_bytes_per_s / 1e12
+                       << ", far (model) " << p.far_bytes_per_s.value_or(0) / 1e12);
+  CUPROBE_TIMING_CHECK(p.near_bytes_per_s > p.mixed_bytes_per_s);
+}
+
+CUPROBE_GPU_TEST_CASE("shared memory: conflict-free near the limit, n-way conflicts cost n") {
+  const auto dev = cuprobe::device_info::query();
+  ex::smem_bw_options o;
+  // racecheck tracks every shared access: 4 rounds (4 M accesses per launch) keep the test
+  // within minutes there; the ratios are timing checks, skipped under the sanitizer anyway.
+  o.rounds = cuprobe::testing::under_sanitizer() ? 4 : 1024;
+  o.conflict_strides = {1, 2, 4, 8, 32};
+  o.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto r = ex::shared_memory_bandwidth(dev, o, nothing);
+  REQUIRE(r.read.size() == 3);
+  REQUIRE(r.write.size() == 3);
+  REQUIRE(r.conflicts.size() == 5);
+  REQUIRE(r.broadcast);
+  for (const auto& p : r.read) {
+    MESSAGE("ld.shared " << p.m.params.at("bytes_per_lane").as_integer()
+                         << " B: " << p.bytes_per_clock_per_sm << " B/clk/SM");
+    CHECK(p.bytes_per_clock_per_sm <= r.limit.bytes_per_clock * 1.02);
+    CUPROBE_TIMING_CHECK(p.bytes_per_clock_per_sm > 0.5 * r.limit.bytes_per_clock);
+  }
+  for (const auto& p : r.write) CHECK(p.bytes_per_clock_per_sm <= r.limit.bytes_per_clock * 1.02);
+  const double free_rate = r.conflicts[0].bytes_per_clock_per_sm;
+  for (const auto& p : r.conflicts) {
+    CAPTURE(p.stride);
+    CHECK(p.conflict_ways == cuprobe::gen::smem_conflict_ways(p.stride));
+    // An n-way conflict takes n wavefronts: n x the time of the conflict-free access, 10 %.
+    CUPROBE_TIMING_CHECK(free_rate / p.bytes_per_clock_per_sm ==
+                         doctest::Approx(p.conflict_ways).epsilon(0.10));
+  }
+  CUPROBE_TIMING_CHECK(r.broadcast->bytes_per_clock_per_sm ==
+                       doctest::Approx(free_rate).epsilon(0.10));
+}
+
+CUPROBE_GPU_TEST_CASE("compute experiments: throughput near the model, latency of a few cycles") {
+  const auto dev = cuprobe::device_info::query();
+  using op = gen::ops::fma_f32;
+  ex::throughput_options t;
+  t.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto s = ex::chain_sweep<op, 4, 8>(dev, {4, 8}, {256}, t, [](int, unsigned) {});
+  REQUIRE(s.points.size() == 2);
+  REQUIRE(s.points[1].r.fraction_of_peak);
+  MESSAGE("8 chains: " << 100 * *s.points[1].r.fraction_of_peak << " % of peak");
+  CUPROBE_TIMING_CHECK(*s.points[1].r.fraction_of_peak > 0.8);
+  CUPROBE_TIMING_CHECK(*s.points[1].r.fraction_of_peak < 1.02);
+  for (const auto& p : s.points) CHECK(!cuprobe::has_flag(p.r.m.flags, "above_compute_peak"));
+  ex::latency_options l;
+  l.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto lat = ex::chain_latency<op>(l);
+  CHECK(lat.check.ok);
+  CHECK(lat.m.unit == cuprobe::sample_unit::cycles);
+  CUPROBE_TIMING_CHECK(lat.m.cycles_per_op() > 2);
+  CUPROBE_TIMING_CHECK(lat.m.cycles_per_op() < 10);
+  const auto row = ex::instruction_table_row<gen::ops::lop3_b32, 8>(dev, 256, l, t);
+  CHECK(row.tera_ops_per_s > 0);
+  CHECK(row.latency.m.cycles_per_op() > 1);
+}
+
+CUPROBE_GPU_TEST_CASE("timer_repeats: every repeat, medians across them") {
+  ex::timer_repeat_options o;
+  o.repeats = 2;
+  o.clock_window_ms = 5;
+  const auto t = ex::timer_repeats(o);
+  CHECK(t.runs.size() == 2);
+  CHECK(t.median(&cuprobe::timer_characterisation::effective_sm_clock_mhz) > 300);
+  CHECK(t.of(&cuprobe::timer_characterisation::clock64_overhead_cycles).count == 2);
+}

@@ -1,0 +1,235 @@
+// host tier: experiments/: every experiment function refuses bad options with a sentence that
+// names the field, before any CUDA call (so the same sentence with or without a GPU), and the
+// pure pieces (dram_array_bytes' arithmetic aside, which asks the device for free memory) work.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cuprobe/cuprobe.cuh>
+
+#include <string>
+#include <vector>
+
+namespace ex = cuprobe::experiments;
+namespace gen = cuprobe::gen;
+using doctest::Contains;
+
+namespace {
+/// An H200-like device, as device_info::query() would fill it (no GPU needed).
+cuprobe::device_info h200() {
+  cuprobe::device_info d;
+  d.name = "test H200";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.l2_bytes = 62914560;
+  d.smem_per_sm = 233472;
+  d.smem_per_block = 49152;
+  d.smem_per_block_optin = 232448;
+  d.sm_clock_khz = 1980000;
+  d.max_threads_per_sm = 2048;
+  d.max_blocks_per_sm = 32;
+  return d;
+}
+void nothing(const std::string&) {}
+}  // namespace
+
+TEST_CASE("latency experiments: bad options are refused before the GPU is touched") {
+  const auto dev = h200();
+  ex::latency_ladder_options o;
+  o.points_per_octave = 0;
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing), Contains("points_per_octave is 0"),
+                       cuprobe::error);
+  o = {};
+  o.min_bytes = 1;
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing), Contains("min_bytes"), cuprobe::error);
+  o = {};
+  o.repeats = 0;
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing), Contains("repeats is 0"),
+                       cuprobe::error);
+  o = {};
+  o.max_steps = 10;
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing), Contains("max_steps is 10"),
+                       cuprobe::error);
+  o = {};
+  o.run.warmup = std::size_t(-1);
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing),
+                       Contains("latency_ladder: run_options.warmup"), cuprobe::error);
+  auto nol2 = dev;
+  nol2.l2_bytes = 0;
+  CHECK_THROWS_WITH_AS(ex::latency_ladder(nol2, {}, nothing), Contains("no L2 size"),
+                       cuprobe::error);
+  // Derived sizes: 64 x the L2 and 16 x the L2 by default.
+  CHECK(ex::latency_ladder_options{}.max_size(dev) == 64 * dev.l2_bytes);
+  CHECK(ex::latency_ladder_options{}.cg_max(dev) == 16 * dev.l2_bytes);
+
+  ex::chase_latency_options c;
+  c.chase.min_steps = 0;
+  CHECK_THROWS_WITH_AS(c.validate(), Contains("chase.min_steps (0)"), cuprobe::error);
+  c = {};
+  c.run.batch = 2;
+  CHECK_THROWS_WITH_AS(c.validate(), Contains("one chase"), cuprobe::error);
+
+  ex::tlb_sweep_options t;
+  t.strides = {100};
+  CHECK_THROWS_WITH_AS(ex::tlb_sweep(dev, t, nothing), Contains("stride of 100 bytes"),
+                       cuprobe::error);
+  t = {};
+  t.max_steps = 100;
+  CHECK_THROWS_WITH_AS(ex::tlb_sweep(dev, t, nothing), Contains("max_steps (100)"), cuprobe::error);
+  // The strides derive from the allocation granularity (2 MiB when the driver does not say).
+  CHECK(ex::tlb_sweep_options{}.strides_for(dev) ==
+        std::vector<std::size_t>{std::size_t(2) << 20, std::size_t(64) << 10});
+  auto big = dev;
+  big.allocation_granularity = std::size_t(4) << 20;
+  CHECK(ex::tlb_sweep_options{}.strides_for(big)[1] == (std::size_t(128) << 10));
+  ex::lane_modes_options l;
+  l.repeats = 0;
+  CHECK_THROWS_WITH_AS(ex::lane_modes(dev, l, nothing), Contains("repeats must be"),
+                       cuprobe::error);
+}
+
+TEST_CASE("memory and cache experiments: bad options are refused first") {
+  const auto dev = h200();
+  const gen::stream_kernel_set none;
+  ex::dram_sweep_options o;
+  o.widths = {12};
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("got 12"), cuprobe::error);
+  o = {};
+  o.persistent = {{0, 256}};
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("0 x 256"), cuprobe::error);
+  o = {};
+  o.covering = {2048};
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("2048 threads"),
+                       cuprobe::error);
+  o = {};
+  o.passes = 0;
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("passes"), cuprobe::error);
+  o = {};
+  o.patterns.clear();
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("must not be empty"),
+                       cuprobe::error);
+  o = {};
+  o.run.stop = cuprobe::stopping_rule::adaptive(0.1, -1);
+  CHECK_THROWS_WITH_AS(ex::dram_sweep(dev, none, o, nothing), Contains("max_rel_noise"),
+                       cuprobe::error);
+
+  ex::cache_curve_options c;
+  c.points_per_octave = 99;
+  CHECK_THROWS_WITH_AS(ex::cache_curves(dev, c, nothing), Contains("points_per_octave"),
+                       cuprobe::error);
+  ex::cache_bw_options b;
+  b.bytes_per_launch = 10;
+  CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("bytes_per_launch"), cuprobe::error);
+  b = {};
+  b.threads = 100;
+  CHECK_THROWS_WITH_AS((ex::cache_bw_measure<gen::stream_pattern::read, cuprobe::ptx::cache::cg>(
+                           dev, 1 << 20, false, b)),
+                       Contains("multiple of 32"), cuprobe::error);
+  ex::smem_bw_options sm;
+  sm.conflict_strides = {33};
+  CHECK_THROWS_WITH_AS(ex::shared_memory_bandwidth(dev, sm, nothing), Contains("got 33"),
+                       cuprobe::error);
+  CHECK(cuprobe::gen::smem_conflict_ways(1) == 1);
+  CHECK(cuprobe::gen::smem_conflict_ways(2) == 2);
+  CHECK(cuprobe::gen::smem_conflict_ways(3) == 1);
+  CHECK(cuprobe::gen::smem_conflict_ways(12) == 4);
+  CHECK(cuprobe::gen::smem_conflict_ways(32) == 32);
+  CHECK(cuprobe::gen::smem_conflict_ways(0) == 1);
+  CHECK_THROWS_WITH_AS(ex::cache_levels_of(dev, {}, 0), Contains("SM clock"), cuprobe::error);
+  // The levels of an empty curve are all unknown.
+  const auto lv = ex::cache_levels_of(dev, {}, 1980);
+  CHECK(!lv.l1_gbps);
+  CHECK(!lv.l2_gbps);
+  CHECK(!lv.l2_capacity_bytes);
+  CHECK(lv.l2_window_hi == double(dev.l2_bytes) / 4);
+
+  // stream_bandwidth refuses a kernel that does not match the workload's shape of data, before
+  // it touches the workload (no GPU needed to build the descriptors).
+  const auto k =
+      gen::make_stream_kernel<gen::stream_pattern::copy, float4, cuprobe::ptx::cache::cg>();
+  CHECK(k.key.name() == "copy float4 cg, launches, persistent");
+}
+
+TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options refused") {
+  // 300 near hops around 260 cycles, 100 far hops around 420, 20 DRAM misses above the cap.
+  std::vector<std::uint32_t> hops;
+  for (int i = 0; i < 300; ++i) hops.push_back(255 + i % 11);
+  for (int i = 0; i < 100; ++i) hops.push_back(415 + i % 11);
+  for (int i = 0; i < 20; ++i) hops.push_back(1500);
+  const auto c = ex::split_two_clusters(hops, 3 * 260.0);
+  CHECK(c[0] == doctest::Approx(260));
+  CHECK(c[1] == doctest::Approx(420));
+  CHECK(c[2] == doctest::Approx(0.25));        // 100 of the 400 L2 hops
+  CHECK(c[3] == doctest::Approx(20.0 / 420));  // of all hops
+  // One cluster only: both medians equal, no far share.
+  const auto one = ex::split_two_clusters(std::vector<std::uint32_t>(50, 300), 900);
+  CHECK(one[0] == 300);
+  CHECK(one[1] == 300);
+  CHECK(one[2] == 0);
+  CHECK(ex::split_two_clusters({}, 900)[3] == 0);
+
+  const auto dev = h200();
+  ex::l2_partition_options o;
+  o.hops = 10;
+  CHECK_THROWS_WITH_AS(ex::l2_partitions(dev, o, nothing), Contains("hops must be 64 .. 8192"),
+                       cuprobe::error);
+  o = {};
+  o.repeats = 0;
+  CHECK_THROWS_WITH_AS(ex::l2_partitions(dev, o, nothing), Contains("repeats"), cuprobe::error);
+  o = {};
+  o.bw.threads = 7;
+  CHECK_THROWS_WITH_AS(ex::l2_partitions(dev, o, nothing), Contains("multiple of 32"),
+                       cuprobe::error);
+  ex::cache_bw_options b;
+  b.blocks_per_sm = 0;
+  CHECK_THROWS_WITH_AS(ex::l1_bandwidth(dev, b), Contains("blocks_per_sm"), cuprobe::error);
+}
+
+TEST_CASE("compute, ordering and timer experiments: bad options are refused first") {
+  const auto dev = h200();
+  using op = gen::ops::fma_f32;
+  ex::throughput_options t;
+  CHECK_THROWS_WITH_AS((ex::chain_throughput<op, 8>(dev, 0, t)),
+                       Contains("block must be 1 .. 1024"), cuprobe::error);
+  t.target_ms = 0;
+  CHECK_THROWS_WITH_AS((ex::chain_throughput<op, 8>(dev, 256, t)), Contains("target_ms"),
+                       cuprobe::error);
+  t = {};
+  t.run.iterations = 4;
+  t.run.mode = cuprobe::loop_mode::in_kernel;
+  CHECK_THROWS_WITH_AS((ex::chain_throughput<op, 8>(dev, 256, t)),
+                       Contains("one launch per sample"), cuprobe::error);
+  t = {};
+  CHECK_THROWS_WITH_AS((ex::chain_sweep<op, 1, 2>(dev, {1}, {}, t, [](int, unsigned) {})),
+                       Contains("no block sizes"), cuprobe::error);
+  ex::latency_options l;
+  l.iterations_long = l.iterations_short;
+  CHECK_THROWS_WITH_AS(ex::chain_latency<op>(l), Contains("iterations_short < iterations_long"),
+                       cuprobe::error);
+  ex::timer_repeat_options r;
+  r.repeats = 0;
+  CHECK_THROWS_WITH_AS(ex::timer_repeats(r), Contains("repeats must be"), cuprobe::error);
+  ex::publish_consume_options p;
+  p.max_blocks = 0;
+  CHECK_THROWS_WITH_AS(ex::publish_consume(gen::publish_pattern::acq_rel_atomic, p),
+                       Contains("max_blocks"), cuprobe::error);
+
+  // analyse_chain_sweep on hand-made points: the knee and the occupancy drop.
+  ex::chain_sweep_result s;
+  const auto point = [](int chains, unsigned block, double tflops, double occ) {
+    ex::chain_sweep_point p;
+    p.chains = chains;
+    p.block = block;
+    p.r.m.rate.flop_per_s = tflops * 1e12;
+    p.r.kernel.occupancy = occ;
+    p.r.fraction_of_peak = tflops / 66.9;
+    return p;
+  };
+  s.points = {point(1, 256, 20, 1), point(4, 256, 60, 1), point(8, 256, 65, 1),
+              point(16, 256, 64, 0.5)};
+  ex::analyse_chain_sweep(s);
+  REQUIRE(s.blocks.size() == 1);
+  CHECK(s.best == 2);
+  CHECK(s.blocks[0].best_tflops == 65);
+  CHECK(*s.blocks[0].chains_to_97pct == 8);  // 60 < 0.97 x 65 = 63.05
+  CHECK(*s.blocks[0].first_lower_occupancy == 16);
+}

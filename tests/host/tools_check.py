@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""host tier: tools/validate_results.py, plot.py and results_md.py on bad and good input.
+
+Each tool runs on an empty file, malformed JSON, a binary (non-UTF-8) file, a missing path, a
+directory, a wrong field type, a valid cuprobe.results/1 file, a valid /2 file, several files
+with bad ones in the middle (those after them are still checked) and a summary the validator
+accepts that lacks the optional device fields. Every run is checked for its exit status, for no
+"Traceback" in stdout or stderr, and for exactly one output line naming each bad file. The
+checked-in H200 results (docs/results/h200) must still validate and render without a complaint.
+
+Only the plots that are drawn need matplotlib (refusals come before it is imported): without
+it, everything else runs, then the test exits 77 (CTest: skipped) with a SKIPPED line.
+"""
+import copy
+import glob
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(root, "tools")
+VALIDATE = [sys.executable, os.path.join(TOOLS, "validate_results.py")]
+PLOT = [sys.executable, os.path.join(TOOLS, "plot.py")]
+RESULTS_MD = [sys.executable, os.path.join(TOOLS, "results_md.py")]
+HAVE_MPL = importlib.util.find_spec("matplotlib") is not None
+
+failures, checks = [], 0
+
+
+# ---- Fixtures ----------------------------------------------------------------------------------
+
+META = {k: "x" for k in ("library_version", "date", "command_line", "compile_flags", "commit")}
+DEVICE = {"name": "Test GPU", "compute_capability": "9.0", "uuid": "GPU-0", "sm_count": 2}
+
+
+def summary_of(samples):
+    s = sorted(samples)
+    mean = sum(s) / len(s)
+    sd = (sum((x - mean) ** 2 for x in s) / max(1, len(s) - 1)) ** 0.5
+    return {"count": len(s), "min": s[0], "median": s[len(s) // 2], "mean": mean, "max": s[-1],
+            "stdev": sd, "rel_stdev": sd / mean if mean else None}
+
+
+def bench_v1(name, params, gbps, samples=(1e-3, 1.1e-3)):
+    return {"name": name, "params": params, "work": {"accounting": "read: N bytes"},
+            "samples_s": list(samples), "summary": summary_of(samples),
+            "rates": {"seconds": sorted(samples)[len(samples) // 2], "gb_per_s": gbps},
+            "environment": {"before": {}, "after": {}}, "flags": []}
+
+
+def bench_v2(name, params, unit, samples, **rates):
+    b = bench_v1(name, params, None, [1.0])
+    del b["samples_s"]
+    b.update(unit=unit, samples=list(samples), summary=summary_of(samples))
+    median = b["summary"]["median"]
+    seconds = {"seconds": median, "nanoseconds": median * 1e-9, "cycles": median / 1e9}.get(unit)
+    b["rates"] = {"seconds": seconds, "clock_mhz": 1000.0, **rates}
+    return b
+
+
+def results_v1(benches, extra=None):
+    return {"schema": "cuprobe.results/1", "meta": META, "device": DEVICE, "benchmarks": benches,
+            "extra": extra or {}}
+
+
+def results_v2(benches, extra=None):
+    return dict(results_v1(benches, extra), schema="cuprobe.results/2")
+
+
+V1 = results_v1([bench_v1("dram.read", {"threads": t, "bytes": t * 1024, "case": f"c{t % 3}"},
+                          100.0 + t) for t in (64, 128, 256, 512)])
+V2 = results_v2(
+    [bench_v2("latency.chase", {"bytes": 4096 << i, "load": "ld.global"}, "cycles",
+              [30.0 + i, 31.0 + i, 32.0 + i], cycles_per_op=31.0 + i) for i in range(4)]
+    + [bench_v2("timer.tick", {"bytes": 1}, "nanoseconds", [32.0, 32.0]),
+       bench_v2("timer.seconds", {"bytes": 2}, "seconds", [2e-6, 3e-6]),
+       bench_v2("model.error", {"bytes": 3}, "value", [-1.5, 0.0, 2.5])])
+SUMMARY = {"schema": "cuprobe.summary/1", "device": dict(DEVICE), "commit": "abc",
+           "command": "device_report --summary summary.json", "date": "2026-11-29T00:00:00Z",
+           "metrics": {"timer.globaltimer.tick_ns": 32.0, "dram.read.tbps": 4.6}}
+
+
+def mutate(doc, fn):
+    d = copy.deepcopy(doc)
+    fn(d)
+    return d
+
+
+WRONG_TYPE = mutate(V1, lambda d: d["benchmarks"][1]["rates"].__setitem__("gb_per_s", "fast"))
+# cuprobe.results/2 rules that a type alone cannot say, each broken once.
+V2_BAD = {
+    "v2_cycles_not_positive": lambda d: d["benchmarks"][0]["samples"].__setitem__(0, 0.0),
+    "v2_count_mismatch": lambda d: d["benchmarks"][1]["summary"].__setitem__("count", 7),
+    "v2_min_mismatch": lambda d: d["benchmarks"][2]["summary"].__setitem__("min", 1.0),
+    "v2_unknown_unit": lambda d: d["benchmarks"][0].__setitem__("unit", "furlongs"),
+    "v2_value_has_seconds": lambda d: d["benchmarks"][6]["rates"].__setitem__("seconds", 1.0),
+    "v2_cycles_without_seconds": lambda d: d["benchmarks"][0]["rates"].__setitem__("seconds", None),
+    "v2_seconds_not_the_median": lambda d: d["benchmarks"][5]["rates"].__setitem__("seconds", 1e-3),
+    "v2_ns_seconds_not_the_median": lambda d: d["benchmarks"][4]["rates"].__setitem__("seconds", 32.0),
+    "v2_samples_s_instead": lambda d: d["benchmarks"][0].update(samples_s=d["benchmarks"][0].pop("samples")),
+    "v2_value_sample_text": lambda d: d["benchmarks"][6]["samples"].__setitem__(1, "n/a"),
+}
+
+
+def write(path, content):
+    mode = "wb" if isinstance(content, bytes) else "w"
+    with open(path, mode) as f:
+        f.write(content if isinstance(content, (bytes, str)) else json.dumps(content))
+    return path
+
+
+def make_bad(d):
+    """The bad kinds every tool must refuse with one line: name -> path."""
+    os.makedirs(os.path.join(d, "directory.json"), exist_ok=True)
+    return {
+        "empty": write(os.path.join(d, "empty.json"), ""),
+        "malformed": write(os.path.join(d, "malformed.json"), '{"schema": "cuprobe.results/1", '),
+        "binary": write(os.path.join(d, "binary.json"), b"\x89PNG\r\n\x1a\n\xff\xfe\x00\x01"),
+        "missing": os.path.join(d, "missing.json"),
+        "directory": os.path.join(d, "directory.json"),
+        "wrong_type": write(os.path.join(d, "wrong_type.json"), WRONG_TYPE),
+    }
+
+
+# ---- Running and checking ----------------------------------------------------------------------
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return r.returncode, r.stdout + r.stderr
+
+
+def expect(what, cmd, rc, bad=(), good_line=(), absent=()):
+    """Run cmd; rc: the exit status wanted; bad: paths named by exactly one line each;
+    good_line: exact lines wanted once; absent: paths that must not exist afterwards."""
+    global checks
+    checks += 1
+    for p in absent:  # left by an earlier run
+        if os.path.isfile(p):
+            os.remove(p)
+    code, out = run(cmd)
+    lines = out.splitlines()
+    problems = []
+    if code != rc:
+        problems.append(f"exit status {code}, expected {rc}")
+    if "Traceback" in out:
+        problems.append("a traceback was printed")
+    for p in bad:
+        n = sum(p in line for line in lines)
+        if n != 1:
+            problems.append(f"{n} lines name {p}, expected exactly 1")
+    for g in good_line:
+        if lines.count(g) != 1:
+            problems.append(f"the line {g!r} is not there exactly once")
+    for p in absent:
+        if os.path.exists(p):
+            problems.append(f"{p} was written")
+    if problems:
+        failures.append(f"{what}: " + "; ".join(problems) + "\n    " + "\n    ".join(lines[:20]))
+    return out
+
+
+def is_png(path):
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(path) > 2000
+
+
+# ---- validate_results.py -----------------------------------------------------------------------
+
+def check_validator(d):
+    bad = make_bad(d)
+    v1, v2 = write(os.path.join(d, "v1.json"), V1), write(os.path.join(d, "v2.json"), V2)
+    s = write(os.path.join(d, "summary_min.json"), SUMMARY)
+    for kind, path in bad.items():
+        expect(f"validate {kind}", VALIDATE + [path], 1, bad=[path])
+    # Cycles without a clock to convert them: rates.seconds is null, and that is valid.
+    no_clock = write(os.path.join(d, "v2_cycles_no_clock.json"),
+                     mutate(V2, lambda x: x["benchmarks"][0]["rates"].update(seconds=None, clock_mhz=None)))
+    for path in (v1, v2, s, no_clock):
+        expect(f"validate {os.path.basename(path)}", VALIDATE + [path], 0, good_line=[f"{path}: valid"])
+    for name, fn in V2_BAD.items():
+        path = write(os.path.join(d, name + ".json"), mutate(V2, fn))
+        expect(f"validate {name}", VALIDATE + [path], 1, bad=[path])
+    for name, fn in {
+        "v1_zero_sample": lambda x: x["benchmarks"][0]["samples_s"].__setitem__(0, 0),
+        "v1_sm_count_text": lambda x: x["device"].__setitem__("sm_count", "2"),
+        "v1_bool_as_number": lambda x: x["benchmarks"][0]["summary"].__setitem__("median", True),
+        "v1_unknown_schema": lambda x: x.__setitem__("schema", "cuprobe.results/9"),
+        "v1_top_level_list": None,
+        "summary_no_device_name": "summary",
+    }.items():
+        if fn is None:
+            content = "[1, 2]"
+        elif fn == "summary":
+            content = mutate(SUMMARY, lambda x: x["device"].pop("name"))
+        else:
+            content = mutate(V1, fn)
+        path = write(os.path.join(d, name + ".json"), content)
+        expect(f"validate {name}", VALIDATE + [path], 1, bad=[path])
+    # Bad files in the middle: the ones after them are still checked and reported.
+    order = [v1, bad["empty"], v2, bad["malformed"], bad["binary"], s, bad["missing"],
+             bad["directory"], bad["wrong_type"], v1]
+    expect("validate several", VALIDATE + order[:-1], 1, bad=list(bad.values()),
+           good_line=[f"{v1}: valid", f"{v2}: valid", f"{s}: valid"])
+    expect("validate without files", VALIDATE, 2)
+    real = sorted(glob.glob(os.path.join(root, "docs", "results", "h200", "*.json")))
+    if real:
+        expect("validate docs/results/h200", VALIDATE + real, 0, good_line=[f"{p}: valid" for p in real])
+
+
+# ---- plot.py -----------------------------------------------------------------------------------
+
+def check_plot(d):
+    bad = make_bad(d)
+    v1, v2 = write(os.path.join(d, "v1.json"), V1), write(os.path.join(d, "v2.json"), V2)
+    s = write(os.path.join(d, "summary_min.json"), SUMMARY)
+    out = os.path.join(d, "out.png")
+    line = ["line", "--x", "bytes", "--y", "rates.gb_per_s", "-o", out]
+    for kind, path in list(bad.items()) + [("summary", s)]:
+        expect(f"plot {kind}", PLOT + line[:1] + [path] + line[1:], 1, bad=[path], absent=[out])
+    expect("plot several", PLOT + ["line", v1, bad["empty"], v1, bad["binary"], bad["missing"],
+                                   bad["wrong_type"]] + line[1:], 1,
+           bad=[bad["empty"], bad["binary"], bad["missing"], bad["wrong_type"]], absent=[out])
+    refusals = {
+        "nothing selected": ["bar", v1, "--value", "rates.gb_per_s", "--where", "name=none"],
+        "no value anywhere": ["line", v1, "--x", "bytes", "--y", "rates.tflop_per_s"],
+        "text on a line's y": ["line", v2, "--x", "bytes", "--y", "params.load"],
+        "list as a value": ["bar", v2, "--value", "samples"],
+        "object as a heatmap axis": ["heatmap", v1, "--x", "environment.before", "--y", "threads", "--value", "rates.gb_per_s"],
+        "non-positive on a log axis": ["line", v2, "--x", "bytes", "--y", "summary.min", "--logy",
+                               "--name-prefix", "model"],
+    }
+    for what, args in refusals.items():
+        named = [] if what in ("nothing selected", "no value anywhere") else [args[1]]
+        text = expect(f"plot refuses {what}", PLOT + args + ["-o", out], 1, bad=named, absent=[out])
+        if not named and len(text.strip().splitlines()) != 1:
+            failures.append(f"plot refuses {what}: expected one line, got {text!r}")
+    if not HAVE_MPL:
+        return ["plot.py drawing valid /1 and /2 files"]
+    draws = {
+        "v1 line": ["line", v1, "--x", "bytes", "--y", "rates.gb_per_s", "--logx"],
+        "v2 line in cycles": ["line", v2, "--x", "bytes", "--y", "summary.median", "--where", "unit=cycles", "--logx"],
+        "v2 bar of values": ["bar", v2, "--label", "name", "--value", "summary.mean"],
+        "v1 + v2 heatmap": ["heatmap", v1, v2, "--x", "bytes", "--y", "name", "--value", "summary.min"],
+    }
+    for i, (what, args) in enumerate(draws.items()):
+        target = os.path.join(d, f"draw{i}.png")
+        expect(f"plot {what}", PLOT + args + ["-o", target], 0)
+        if not is_png(target):
+            failures.append(f"plot {what}: {target} is not a PNG of some size")
+    missing_dir = os.path.join(d, "no_such_dir", "x.png")
+    expect("plot into a missing folder", PLOT + ["line", v1, "--x", "bytes", "--y", "rates.gb_per_s",
+                                                 "-o", missing_dir], 1, bad=[missing_dir])
+    return []
+
+
+# ---- results_md.py -----------------------------------------------------------------------------
+
+EXTRA = {
+    "fma_throughput.json": {"fma_throughput": {
+        "by_block": {"256": {"best_tflops": 60.5, "best_fraction_of_peak": 0.97, "chains_to_97pct": 4,
+                             "first_chains_with_lower_occupancy": -1}},
+        "peak_source": "test", "latency_cycles": 4.0}},
+    "instruction_table.json": {"instruction_table": {"markdown": "| op |\n| --- |\n| fma |\n"}},
+    "dram_bandwidth.json": {"dram_bandwidth": {
+        "nominal_gb_per_s": 4800.0, "memcpy_gb_per_s": 4200.0,
+        "best_by_case": {"read float": {"gb_per_s": 4600.0, "config": "4x256"}}}},
+    "latency_ladder.json": {"latency_ladder": {"levels": {"L1": 32.0, "DRAM": 690.0},
+                                               "sm_clock_mhz": 1980.0, "plateaus": "plateau 1\n"}},
+    "cache_bandwidth.json": {"cache_bandwidth": {"l1_gb_per_s": 21796.5, "l2_gb_per_s": 7029.5,
+                                                 "dram_gb_per_s": 4565.5}},
+    "memory_ordering.json": {"memory_ordering": {"patterns": {"fence_then_atomic": 300},
+                                                 "fence_cycles": {"fence.sc.gpu.x32": {"cycles_per_fence": 536.5}}}},
+}
+
+
+BENCHES = {
+    "latency_ladder.json": [bench_v2("latency.tlb", {"load": "ld.global.cg", "bytes": 2**30, "pages_2mib": 512},
+                                     "cycles", [700.0], cycles_per_op=700.0)],
+    "dram_bandwidth.json": [dict(bench_v1("stream.read", {"case": "read float"}, 4900.0),
+                                 flags=[{"code": "above_dram_peak", "message": "test"}])],
+}
+# An ncu --csv file: header, units, one kernel; most of the columns results_md shows are absent.
+NCU = ('"ID","Kernel Name","l1tex__t_sector_hit_rate.pct"\n"","","%"\n'
+       '"0","void stream_pass_kernel<0, float, 1, 1, 1>(float*)","99.5"\n')
+
+
+def results_dir(d, name, files):
+    folder = os.path.join(d, name)
+    os.makedirs(folder)
+    for f, content in files.items():
+        if content == "dir":
+            os.makedirs(os.path.join(folder, f))
+        elif content is not None:
+            write(os.path.join(folder, f), content)
+    return folder
+
+
+def on_page(what, folder, wanted):
+    """Each of wanted is on folder's README.md."""
+    page = os.path.join(folder, "README.md")
+    text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
+    for w in wanted:
+        if w not in text:
+            failures.append(f"{what}: {w!r} is not on the page")
+
+
+def check_results_md(d):
+    v2_parts = ("fma_throughput.json", "latency_ladder.json", "memory_ordering.json")
+    good = {f: (results_v2 if f in v2_parts else results_v1)(BENCHES.get(f, []), extra)
+            for f, extra in EXTRA.items()}
+    # The folder itself: missing, a file, without summary.json.
+    nowhere = os.path.join(d, "nowhere")
+    expect("results_md missing folder", RESULTS_MD + [nowhere], 1, bad=[nowhere])
+    a_file = write(os.path.join(d, "a_file.json"), SUMMARY)
+    expect("results_md on a file", RESULTS_MD + [a_file], 1, bad=[a_file])
+    folder = results_dir(d, "no_summary", {})
+    expect("results_md without summary.json", RESULTS_MD + [folder], 1,
+           bad=[os.path.join(folder, "summary.json")], absent=[os.path.join(folder, "README.md")])
+    # A bad summary.json: no page, one line, and the file after it is still checked.
+    wrong = mutate(SUMMARY, lambda x: x["metrics"].__setitem__("dram.read.tbps", "4.6"))
+    for kind, content in {"empty": "", "malformed": "{", "binary": b"\xff\xfe\x00", "directory": "dir",
+                          "wrong_type": wrong, "results_file": V1}.items():
+        folder = results_dir(d, f"summary_{kind}", {"summary.json": content, "cache_bandwidth.json": ""})
+        expect(f"results_md summary {kind}", RESULTS_MD + [folder], 1,
+               bad=[os.path.join(folder, f) for f in ("summary.json", "cache_bandwidth.json")],
+               absent=[os.path.join(folder, "README.md")])
+    # A summary the validator accepts, without the optional device fields; no optional files.
+    folder = results_dir(d, "summary_only", {"summary.json": SUMMARY})
+    expect("validate the minimal summary", VALIDATE + [os.path.join(folder, "summary.json")], 0)
+    expect("results_md minimal summary", RESULTS_MD + [folder], 0)
+    on_page("results_md minimal summary", folder, ["Device: Test GPU, 2 SMs, compute capability 9.0."])
+    # Every part valid, /1 and /2 mixed, with an ncu CSV.
+    folder = results_dir(d, "all_good", {"summary.json": SUMMARY, **good, "ncu_dram.csv": NCU})
+    expect("results_md all good", RESULTS_MD + [folder], 0)
+    on_page("results_md all good", folder, [
+        "| 256 | 60.5 | 97 | 4 | -1 |", "| ld.global.cg | 1024 MiB | 512 | 700 | 353.5 |",
+        "| read float | 4600 | 95.8 | 4x256 |", "| read float .1, in_kernel | 99.5 | - |",
+        "Results above the nominal peak (flag `above_dram_peak`): 1.", "| fence.sc.gpu.x32 | 536.5 |"])
+    folder = results_dir(d, "bad_csv", {"summary.json": SUMMARY, **good, "ncu_dram.csv": "a,b\n1,2\n"})
+    expect("results_md ncu_dram.csv without kernels", RESULTS_MD + [folder], 1,
+           bad=[os.path.join(folder, "ncu_dram.csv")])
+    # Bad files among good ones (the page's order: timers, fma, instruction_table, dram,
+    # latency, cache, ordering): a good file after the bad ones is still rendered.
+    ordering = mutate(good["memory_ordering.json"], lambda x: x["meta"].__setitem__("commit", 5))
+    mixed = dict(good, **{"timers.json": "dir", "instruction_table.json": "{", "dram_bandwidth.json": None,
+                          "latency_ladder.json": b"\xff\xd8\xff", "memory_ordering.json": ordering})
+    folder = results_dir(d, "mixed", {"summary.json": SUMMARY, **mixed})
+    names = ("timers.json", "instruction_table.json", "latency_ladder.json", "memory_ordering.json")
+    expect("results_md bad files in the middle", RESULTS_MD + [folder], 1,
+           bad=[os.path.join(folder, n) for n in names])
+    on_page("results_md bad files in the middle", folder, [
+        "| 256 | 60.5 | 97 | 4 | -1 |", "| DRAM (.cg, 1..4 GiB) | 4566 |  |  |",
+        "Not rendered ([latency_ladder.json]", "Not rendered ([memory_ordering.json]"])
+    # Valid files whose free-form extra lacks what a table needs: a note on the page, status 0.
+    folder = results_dir(d, "no_extras", {"summary.json": SUMMARY, **{f: V2 for f in EXTRA}})
+    expect("results_md valid files without extras", RESULTS_MD + [folder], 0)
+    on_page("results_md valid files without extras", folder,
+            ["Not rendered: extra.fma_throughput is missing.", "Not rendered: extra.memory_ordering is missing."])
+    out = os.path.join(d, "no_such_dir", "README.md")
+    folder = results_dir(d, "out_missing", {"summary.json": SUMMARY})
+    expect("results_md -o into a missing folder", RESULTS_MD + [folder, "-o", out], 1, bad=[out])
+    # The checked-in H200 results still render without a complaint.
+    real = os.path.join(root, "docs", "results", "h200")
+    if os.path.isfile(os.path.join(real, "summary.json")):
+        folder = os.path.join(d, "h200")
+        shutil.copytree(real, folder, ignore=shutil.ignore_patterns("README.md", "*.png"))
+        text = expect("results_md on docs/results/h200", RESULTS_MD + [folder], 0)
+        if text.strip() != f"wrote {os.path.join(folder, 'README.md')}":
+            failures.append(f"results_md on docs/results/h200: unexpected output {text!r}")
+        on_page("results_md on docs/results/h200", folder, [f"## {title}\n" for title in PAGE_SECTIONS])
+
+
+PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwidth (dram_bandwidth)",
+                 "Latency ladder (latency_ladder)", "Memory ordering and fence cost (memory_ordering)")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    sections = {}
+    for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md)):
+        os.makedirs(os.path.join(tmp, name))
+        sections[name] = fn(os.path.join(tmp, name)) or []
+
+for f in failures:
+    print("FAILED:", f)
+print(f"tools_check: {checks} runs, {len(failures)} failures")
+if failures:
+    sys.exit(1)
+skipped = [s for v in sections.values() for s in v]
+if skipped:
+    print(f"SKIPPED: matplotlib is not installed; not exercised: {', '.join(skipped)}")
+    sys.exit(77)
+print("tools_check: every tool refused each bad file with one line and no traceback")

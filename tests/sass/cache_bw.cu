@@ -1,0 +1,37 @@
+// SASS probes for gen/cache_bw.cuh and gen/smem_bw.cuh under names the checks can select
+// (tests/areas/cache.cmake): the access width of each kernel, U accesses per round, every
+// access inside the round loop (not hoisted by ptxas), no local memory.
+#include <cuprobe/gen/cache_bw.cuh>
+#include <cuprobe/gen/smem_bw.cuh>
+
+#include <cstdint>
+
+namespace gen = cuprobe::gen;
+namespace cache = cuprobe::ptx::cache;
+using gen::stream_pattern;
+
+#define PROBE_CACHE_BW(NAME, P, LD, U)                                                           \
+  extern "C" __global__ void NAME(gen::cache_bw_args a) {                                        \
+    gen::cache_bw_body<stream_pattern::P, float4, cache::LD, gen::paired_store_t<cache::LD>, U>( \
+        a);                                                                                      \
+  }
+// clang-format off
+PROBE_CACHE_BW(l2_read_u4, read, cg, 4)      // U = experiments::cache_bw_unroll
+PROBE_CACHE_BW(l2_write_u4, write, cg, 4)
+PROBE_CACHE_BW(l2_copy_u4, copy, cg, 4)
+PROBE_CACHE_BW(l1_read_u16, read, none, 16)  // U = experiments::cache_bw_l1_unroll
+PROBE_CACHE_BW(l2_read_u8, read, cg, 8)
+PROBE_CACHE_BW(l2_read_u16, read, cg, 16)
+static_assert(true, "the end of the probe list");
+// clang-format on
+
+#define PROBE_SMEM_BW(NAME, T, STORE) \
+  extern "C" __global__ void NAME(gen::smem_bw_args a) { gen::smem_bw_body<T, STORE, 8>(a); }
+// clang-format off
+PROBE_SMEM_BW(smem_ld4, std::uint32_t, false)
+PROBE_SMEM_BW(smem_ld8, uint2, false)
+PROBE_SMEM_BW(smem_ld16, uint4, false)
+PROBE_SMEM_BW(smem_st4, std::uint32_t, true)
+PROBE_SMEM_BW(smem_st16, uint4, true)
+static_assert(true, "the end of the probe list");
+// clang-format on
