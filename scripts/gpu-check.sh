@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
 # gpu-check: on a machine with the GPU (the lent H200), build for sm_90a, run every test tier,
-# run every example, and collect the results.
+# run every example, run compute-sanitizer over every GPU test and example, and collect the
+# results.
 #
-#   scripts/gpu-check.sh [quick|full] [example ...]
+#   scripts/gpu-check.sh [quick|full|sanitize] [example ...]
 #
-#   quick (default)  every example in its --quick setting
-#   full             the examples' full settings; results and plots as committed under
-#                    docs/results/h200/ (unpack results.tgz there)
+#   quick (default)  every example in its --quick setting, then the sanitizer pass
+#   full             the examples' full settings (results and plots as committed under
+#                    docs/results/h200/: unpack results.tgz there), then the sanitizer pass
+#   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
+#   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_TIERS=0 the test
+#   tiers (ctest); CUPROBE_GPU_CHECK_EXTRA="args"
+#   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth).
+#
+# The sanitizer pass runs memcheck, racecheck, synccheck and initcheck over every GPU test
+# binary (but the death and fault tests: their children fault on purpose) and every example
+# (examples with --small: arrays small enough for the instrumented run), several at a time
+# (CUPROBE_SANITIZE_JOBS, 6), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
+# CUPROBE_SANITIZE_TOTAL (3000), under CUPROBE_UNDER_SANITIZER=1 (timing assertions are
+# skipped there, visibly: cuprobe/testing/doctest.cuh), and tabulates the errors each reports
+# ("ERROR SUMMARY: N errors") as runs finish; a run that times out or crashes is counted as a
+# failure, not as zero errors, and a run the pass did not reach is listed as not_run.
+# CUPROBE_SANITIZE_TOOLS (default "memcheck racecheck synccheck initcheck") and
+# CUPROBE_SANITIZE_MATCH (an extended regex on "tool program") pick a part of the pass.
 #
 # Writes into $OUT (default ./gpu-check-out): gpu-check.log (everything), results.tgz (JSON,
-# CSV, Markdown and PNG of every example), and prints a short table last. Set CUPROBE_GIT_SHA
-# to the commit when the tree travels without .git. Never changes the GPU's settings.
+# CSV, Markdown and PNG of every example, the CTest log, the sanitizer table), and prints a
+# short table last. Set CUPROBE_GIT_SHA to the commit when the tree travels without .git.
+# Never changes the GPU's settings.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -20,8 +37,6 @@ shift || true
 OUT="${OUT:-$PWD/gpu-check-out}"
 mkdir -p "$OUT"
 log="$OUT/gpu-check.log"
-# Results collect outside $OUT and are packed into $OUT/results.tgz after every step, so a run
-# cut short still returns what it made (the device tool returns at most 8 files).
 res="$(mktemp -d /tmp/cuprobe-results.XXXX)"
 pack() { tar -czf "$OUT/results.tgz" -C "$res" . 2>/dev/null; }
 : > "$log"
@@ -40,42 +55,48 @@ t_build=$(( $(date +%s) - t0 ))
 say "build: $([ $build_ok = 1 ] && echo ok || echo FAILED) in ${t_build}s"
 
 declare -A tier
-if [ $build_ok = 1 ]; then
+if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_TIERS:-1}" != 0 ]; then
+  s=$(date +%s)
   ctest --preset h200 -j 8 --output-junit "$res/ctest.xml" > "$res/ctest.log" 2>&1
   cat "$res/ctest.log" >> "$log"
   for label in host sass gpu; do
     n=$(ctest --test-dir build/h200 -N -L "^$label\$" | sed -n 's/^Total Tests: //p')
     tier[$label]="$n tests"
   done
-  tier_summary=$(grep -E "tests passed|tests failed" "$res/ctest.log" | tail -1)
+  tier_summary="$(grep -E "tests passed|tests failed" "$res/ctest.log" | tail -1) in $(( $(date +%s) - s ))s"
+  pack
 fi
 
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
-  examples=(device_report timers)
-  for e in fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering; do
+  examples=()
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi
 flag=(); [ "$mode" = quick ] && flag=(--quick)
 declare -A ex_rc ex_time
-for e in "${examples[@]}"; do
-  [ $build_ok = 1 ] || break
-  # Run inside the results folder, so that the command lines recorded in the results name
-  # their files as they are committed (timers.json, not /tmp/.../timers.json).
-  args=("${flag[@]}" --json "$e.json")
-  case "$e" in
-    device_report) args=("${flag[@]}" --summary summary.json --json device_report.json) ;;
-    timers) args+=(--markdown timers.md) ;;
-  esac
-  s=$(date +%s)
-  say "== $e ${args[*]}"
-  (cd "$res" && "$root/build/h200/examples/$e" "${args[@]}" > "$e.txt" 2>&1)
-  ex_rc[$e]=$?
-  ex_time[$e]=$(( $(date +%s) - s ))
-  cat "$res/$e.txt" >> "$log"
-  pack
-done
+if [ "$mode" != sanitize ]; then
+  for e in "${examples[@]}"; do
+    [ $build_ok = 1 ] || break
+    # Run inside the results folder, so that the command lines recorded in the results name
+    # their files as they are committed (timers.json, not /tmp/.../timers.json).
+    args=("${flag[@]}" --json "$e.json")
+    case "$e" in
+      device_report) args=("${flag[@]}" --summary summary.json --json device_report.json) ;;
+      timers) args+=(--markdown timers.md) ;;
+    esac
+    # shellcheck disable=SC2206
+    [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
+    s=$(date +%s)
+    say "== $e ${args[*]}"
+    (cd "$res" && "$root/build/h200/examples/$e" "${args[@]}" > "$e.txt" 2>&1)
+    ex_rc[$e]=$?
+    ex_time[$e]=$(( $(date +%s) - s ))
+    cat "$res/$e.txt" >> "$log"
+    pack
+  done
+fi
 
 # The cache story of the DRAM kernels from the hardware counters (full mode only).
 if [ "$mode" = full ] && [ $build_ok = 1 ] && [ -x build/h200/examples/dram_bandwidth ]; then
@@ -84,10 +105,90 @@ if [ "$mode" = full ] && [ $build_ok = 1 ] && [ -x build/h200/examples/dram_band
   pack
 fi
 
+# compute-sanitizer: every GPU test binary and every example (--small), each tool.
+san_state="not run"
+if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
+  s=$(date +%s)
+  san="$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -1)"
+  sdir="$res/sanitizer"
+  mkdir -p "$sdir"
+  jobs_file="$sdir/jobs"
+  tools="${CUPROBE_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}"
+  : > "$jobs_file"
+  for t in build/h200/tests/gpu_* build/h200/examples/test_my_ptx; do
+    [ -x "$t" ] || continue
+    # Tests whose children fault on purpose (a __trap is what they check) are left out: the
+    # sanitizer would count the planted fault.
+    case "$t" in *_death|*_fault) continue ;; esac
+    for tool in $tools; do echo "$tool $t" >> "$jobs_file"; done
+  done
+  for e in "${examples[@]}"; do
+    for tool in $tools; do echo "$tool build/h200/examples/$e --small" >> "$jobs_file"; done
+  done
+  # The slowest runs first (racecheck, then the examples), so that the pass's limit cuts the
+  # short ones, if any, and the slow ones overlap.
+  { grep "^racecheck .*examples/" "$jobs_file"; grep "^racecheck " "$jobs_file" | grep -v "examples/"
+    grep -v "^racecheck " "$jobs_file" | grep "examples/"; grep -v "^racecheck " "$jobs_file" | grep -v "examples/"; } > "$jobs_file.ord"
+  mv "$jobs_file.ord" "$jobs_file"
+  if [ -n "${CUPROBE_SANITIZE_MATCH:-}" ]; then
+    grep -E "$CUPROBE_SANITIZE_MATCH" "$jobs_file" > "$jobs_file.sel"; mv "$jobs_file.sel" "$jobs_file"
+  fi
+  run_one() {  # tool program [args...]: appends "tool program errors|TIMEOUT|CRASH rc seconds"
+    local tool=$1; shift
+    local name; name="$(basename "$1")"
+    local out="$sdir/$tool.$name.log"
+    local t1; t1=$(date +%s)
+    # memcheck: API errors are not counted (--report-api-errors no). Every CUDA call of the
+    # library goes through CUPROBE_CHECK, which throws on an error, so a real one fails the run
+    # anyway; the tests' planted ones (an allocation too large, refused tensor maps and
+    # cluster shapes) would otherwise count as errors.
+    local extra=(); [ "$tool" = memcheck ] && extra=(--report-api-errors no)
+    (cd "$sdir" && CUPROBE_UNDER_SANITIZER=1 timeout "${CUPROBE_SANITIZE_LIMIT:-240}" \
+      "$san" --tool "$tool" "${extra[@]}" --print-limit 20 "$root/$1" "${@:2}" > "$out" 2>&1)
+    local rc=$?
+    local n; n="$(grep -oE "ERROR SUMMARY: [0-9]+" "$out" | tail -1 | grep -oE "[0-9]+$")"
+    # racecheck ends with "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)":
+    # errors and warnings both count.
+    [ -z "$n" ] && n="$(grep -E "RACECHECK SUMMARY" "$out" | grep -oE "[0-9]+ errors, [0-9]+ warnings" | tail -1 | awk '{ print $1 + $3 }')"
+    if [ "$rc" = 124 ]; then n=TIMEOUT; elif [ -z "$n" ]; then n=CRASH; fi
+    # One short line per run, appended as it finishes: a pass cut short keeps what it finished.
+    echo "$tool $name $n $rc $(( $(date +%s) - t1 ))" >> "$sdir/table.txt"
+  }
+  export -f run_one
+  export san sdir root
+  : > "$sdir/table.txt"
+  # The whole pass has a limit too (CUPROBE_SANITIZE_TOTAL seconds); runs it did not reach are
+  # listed as "not run", never left out.
+  timeout "${CUPROBE_SANITIZE_TOTAL:-3000}" \
+    xargs -P "${CUPROBE_SANITIZE_JOBS:-6}" -L 1 bash -c 'run_one "$@"' _ < "$jobs_file"
+  while read -r tool prog _; do
+    grep -q "^$tool $(basename "$prog") " "$sdir/table.txt" || echo "$tool $(basename "$prog") not_run - -" >> "$sdir/table.txt"
+  done < "$jobs_file"
+  sort -o "$sdir/table.txt" "$sdir/table.txt"
+  cat "$sdir"/*.log >> "$log" 2>/dev/null
+  {
+    echo "| program | memcheck | racecheck | synccheck | initcheck |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    awk '{ key=$2; v[key" "$1]=$3 (($4!=0 && $3 ~ /^[0-9]+$/) ? " (rc "$4")" : "") ($5 ~ /^[0-9]+$/ ? " " $5 "s" : ""); p[key]=1 }
+         END { for (k in p) printf "| %s | %s | %s | %s | %s |\n", k, v[k" memcheck"], v[k" racecheck"], v[k" synccheck"], v[k" initcheck"] }' \
+      "$sdir/table.txt" | sort
+    echo
+    echo "Each cell: errors in the ERROR SUMMARY (racecheck: errors + warnings of its RACECHECK"
+    echo "SUMMARY; memcheck without API errors), then seconds. TIMEOUT: over CUPROBE_SANITIZE_LIMIT;"
+    echo "CRASH: no summary; not_run: the pass ran out of CUPROBE_SANITIZE_TOTAL first."
+  } > "$res/sanitizer.md"
+  bad=$(awk '$3 !~ /^0$/ || $4 != 0' "$sdir/table.txt" | wc -l)
+  san_state="$(wc -l < "$sdir/table.txt") runs, $bad not clean or not run, in $(( $(date +%s) - s ))s"
+  cat "$res/sanitizer.md" >> "$log"
+  pack
+fi
+
 # Schema check of everything written, then the plots each example's docs use.
-python3 tools/validate_results.py "$res"/*.json >> "$log" 2>&1 && valid=ok || valid=FAILED
-[ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
-[ "$mode" = full ] && python3 tools/results_md.py "$res" >> "$log" 2>&1
+if ls "$res"/*.json > /dev/null 2>&1; then
+  python3 tools/validate_results.py "$res"/*.json >> "$log" 2>&1 && valid=ok || valid=FAILED
+  [ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
+  [ "$mode" = full ] && python3 tools/results_md.py "$res" >> "$log" 2>&1
+fi
 
 pack && rm -rf "$res"
 
@@ -101,4 +202,6 @@ for e in "${examples[@]}"; do
 done
 printf "%-22s %s\n" "JSON schema" "${valid:-not run}"
 [ "$mode" = full ] && printf "%-22s %s\n" "ncu (DRAM counters)" "${ncu_state:-not run}"
+printf "%-22s %s\n" "compute-sanitizer" "$san_state"
 grep -A30 "The following tests FAILED" "$log" | head -30 || true
+[ -f "$OUT/results.tgz" ] && tar -xzf "$OUT/results.tgz" -O ./sanitizer.md 2>/dev/null | head -40

@@ -32,11 +32,18 @@ p latency_ladder.json line --x params.bytes --y params.cycles_per_hop --series p
   --title "TLB reach: .cg pointer chase, one node per stride" -o "$dir/latency_tlb.png"
 # Bandwidth against working set (log x, log y), one line per curve.
 p cache_bandwidth.json line --x params.array_bytes --y rates.gb_per_s --series params.curve --logx --logy \
+  --name-prefix cache.read \
   --ylabel "GB/s" --title "Read bandwidth vs working set (float4)" -o "$dir/bandwidth_vs_working_set.png"
+# Shared memory: bytes per clock per SM against the stride between lanes (4-byte loads).
+p cache_bandwidth.json line --x params.stride --y params.bytes_per_clock_per_sm --series params.instruction \
+  --name-prefix smem.read --where params.bytes_per_lane=4 --ylabel "bytes / clock / SM" \
+  --title "Shared-memory bandwidth vs stride (4-byte ld.shared; n-way conflicts)" -o "$dir/smem_conflicts.png"
 # FP32 FMA TFLOP/s against accumulator chains, one line per block size.
 p fma_throughput.json line --x params.chains --y rates.tflop_per_s --series params.block \
+  --name-prefix chain.throughput \
   --ylabel "TFLOP/s" --title "FP32 FMA throughput vs independent chains per thread" \
   -o "$dir/fma_tflops_vs_chains.png"
 p instruction_table.json bar --label params.op --value params.instructions_per_clock_per_sm --horizontal \
+  --name-prefix chain.throughput \
   --ylabel "instructions / clock / SM" --title "Throughput per instruction" -o "$dir/instruction_throughput.png"
 exit 0
