@@ -1,11 +1,11 @@
 // cuprobe/gen/ordering.cuh: memory-ordering patterns between blocks, and the cost of a fence.
 //
-//   cuprobe::gen::last_block_sum sum(/*max_blocks=*/1024);
-//   unsigned long long s = sum(d_in, n, /*blocks=*/264,
-//   cuprobe::gen::publish_pattern::acq_rel_atomic);
-//   cuprobe::gen::fence_cost_kernel<cuprobe::ptx::sem::sc, cuprobe::ptx::scope::gpu, true>
-//       <<<1, 32>>>(scratch, warp_cycles, 1024, unsupported);   // experiments/ordering.cuh times
-//       it
+//   namespace g = cuprobe::gen;
+//   g::last_block_sum sum(/*max_blocks=*/1024);
+//   unsigned long long s = sum(d_in, n, /*blocks=*/264, g::publish_pattern::acq_rel_atomic);
+//   // experiments/ordering.cuh times this kernel through the runner:
+//   g::fence_cost_kernel<cuprobe::ptx::sem::sc, cuprobe::ptx::scope::gpu, true>
+//       <<<1, 32>>>(scratch, warp_cycles, 1024, unsupported);
 //
 // last_block_sum: every block sums its share of the input and publishes the partial sum; the
 // last block to arrive (told by an atomic ticket) adds the partial sums and resets the ticket

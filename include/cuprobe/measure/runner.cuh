@@ -2,12 +2,12 @@
 //
 //   auto m = cuprobe::measure("copy.float4",                                // event-timed
 //       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); },
-//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written", true, 32.0 *
-//       n));
-//   auto c = cuprobe::measure_samples("chase", cuprobe::sample_unit::cycles,  // in-kernel
+//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written", true,
+//                                  32.0 * n));
+//   // in-kernel cycles; opts.iterations = hops per chase
+//   auto c = cuprobe::measure_samples("chase", cuprobe::sample_unit::cycles,
 //       [&](const cuprobe::launch_context& ctx) { return double(run_one_chase(ctx.stream)); },
-//       cuprobe::work::op_count(1, "one hop"), opts);                       // opts.iterations =
-//       hops
+//       cuprobe::work::op_count(1, "one hop"), opts);
 //   std::printf("%.0f GB/s; %.1f cycles/hop\n", m.gb_per_s(), c.cycles_per_op());
 //
 // One protocol (nvbench's manual timer, in spirit): measure() times launches with CUDA events;

@@ -3,8 +3,8 @@
 //   std::vector<cuprobe::model::latency_point> curve = {{4096, 33}, {8192, 33}, {1 << 20, 280}};
 //   for (const auto& p : cuprobe::model::find_plateaus(curve))
 //     std::printf("%.0f .. %.0f B: %.1f cycles\n", p.first_bytes, p.last_bytes, p.level);
-//   std::printf("%s", cuprobe::model::describe(cuprobe::model::find_plateaus(curve),
-//   1980).c_str());
+//   const auto plateaus = cuprobe::model::find_plateaus(curve);
+//   std::printf("%s", cuprobe::model::describe(plateaus, /*sm_clock_mhz=*/1980).c_str());
 //
 // A point joins the current region while it stays within max(relative x level, absolute) of the
 // region's median; docs/memory-latency.md explains the walk, the outliers and the merging.

@@ -1,8 +1,8 @@
 // cuprobe/report/cli.cuh: the command line every example shares.
 //
-//   auto cli = cuprobe::cli::parse(argc, argv, "fma_throughput: FP32 FMA throughput sweep",
-//                                  {cuprobe::cli_option::integer("--passes", "passes", 1, 4096,
-//                                  4)});
+//   auto cli = cuprobe::cli::parse(
+//       argc, argv, "fma_throughput: FP32 FMA throughput sweep",
+//       {cuprobe::cli_option::integer("--passes", "passes", 1, 4096, 4)});
 //   cuprobe::run_options o = cli.run_options();          // --profile reaches every measurement
 //   const long long passes = cli.get_integer("--passes");
 //
