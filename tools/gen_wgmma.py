@@ -44,22 +44,22 @@ def register_counts():
 FORMS = {
     "SS_T": ("i0, i1, p, i3, i4, i5, i6", "s=i2",
              '"l"(a), "l"(b), "r"(scale_d), "n"(SA), "n"(SB), "n"(TA), "n"(TB)'),
-    "SS": ("i0, i1, p, i3, i4", "s=i2",
+    "SS_N": ("i0, i1, p, i3, i4", "s=i2",
            '"l"(a), "l"(b), "r"(scale_d), "n"(SA), "n"(SB)'),
     "RS_T": ("{i0, i1, i2, i3}, i4, p, i6, i7, i8", "s=i5",
              '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale_d), "n"(SA), "n"(SB), '
              '"n"(TB)'),
-    "RS": ("{i0, i1, i2, i3}, i4, p, i6, i7", "s=i5",
+    "RS_N": ("{i0, i1, i2, i3}, i4, p, i6, i7", "s=i5",
            '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale_d), "n"(SA), "n"(SB)'),
     "SP_SS_T": ("i0, i1, i2, i3, p, i5, i6, i7, i8", "s=i4",
                 '"l"(a), "l"(b), "r"(meta), "n"(SEL), "r"(scale_d), "n"(SA), "n"(SB), "n"(TA), '
                 '"n"(TB)'),
-    "SP_SS": ("i0, i1, i2, i3, p, i5, i6", "s=i4",
+    "SP_SS_N": ("i0, i1, i2, i3, p, i5, i6", "s=i4",
               '"l"(a), "l"(b), "r"(meta), "n"(SEL), "r"(scale_d), "n"(SA), "n"(SB)'),
     "SP_RS_T": ("{i0, i1, i2, i3}, i4, i5, i6, p, i8, i9, i10", "s=i7",
                 '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(meta), "n"(SEL), '
                 '"r"(scale_d), "n"(SA), "n"(SB), "n"(TB)'),
-    "SP_RS": ("{i0, i1, i2, i3}, i4, i5, i6, p, i8, i9", "s=i7",
+    "SP_RS_N": ("{i0, i1, i2, i3}, i4, i5, i6, p, i8, i9", "s=i7",
               '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(meta), "n"(SEL), '
               '"r"(scale_d), "n"(SA), "n"(SB)'),
 }
@@ -125,17 +125,18 @@ HEADER = """\
 def specialization(d, a, b, k, trans, n):
     r = registers(d, n)
     kind = "F" if d == "f32" else "H"
-    form = "T" if trans else "N"
+    form = "_T" if trans else "_N"
     dense = f"m64n{n}k{k}.{d}.{a}.{b}"
     sparse = f"m64n{n}k{2 * k}.{d}.{a}.{b}"
-    return (f'CUPROBE_WGMMA_DEFINE_{form}({n}, {d}, {a}, {b}, {r}, {kind}, "{dense}", '
+    return (f'CUPROBE_WGMMA_DEFINE({form}, {n}, {d}, {a}, {b}, {r}, {kind}, "{dense}", '
             f'"{sparse}")')
 
 
-def define_macro(form, suffix):
-    t = "_T" if form == "T" else ""
+def define_macro():
+    # FORM (_T or _N) picks the operand forms: with or without the imm-trans operands.
+    t = "##FORM"
     return f"""\
-#define CUPROBE_WGMMA_DEFINE_{form}(N, D, A, B, R, KIND, DENSE, SPARSE)                         \\
+#define CUPROBE_WGMMA_DEFINE(FORM, N, D, A, B, R, KIND, DENSE, SPARSE)                     \\
   template <> struct ops<N, D, A, B> {{                                                          \\
     using reg = CUPROBE_WGMMA_REG_##KIND;                                                      \\
     template <int SA, int SB, int TA, int TB>                                                  \\
@@ -174,15 +175,14 @@ def render():
     parts.append("// ---- Per register count R: the accumulator list \"{%0, ..., %R-1}\", the operand\n"
                  "// numbers that follow it, and the operands (F: float \"+f\", H: f16x2 \"+r\"). ----\n")
     parts.append(lists())
-    parts.append("\n// ---- The eight operand forms (T: with the imm-trans operands of f16/bf16). ----\n")
+    parts.append("\n// ---- The eight operand forms (_T: with the imm-trans operands of f16/bf16, _N: without). ----\n")
     for name in FORMS:
         parts.append(form_macro(name))
     parts.append("\n#define CUPROBE_WGMMA_REG_F float\n#define CUPROBE_WGMMA_REG_H std::uint32_t\n\n")
     parts.append("namespace cuprobe::ptx::wgmma::detail {\n\n")
     parts.append("/// The asm of one legal (N, D, A, B); undefined for every other combination.\n")
     parts.append("template <int N, class D, class A, class B>\nstruct ops;\n\n")
-    parts.append(define_macro("T", "_T"))
-    parts.append(define_macro("N", ""))
+    parts.append(define_macro())
     parts.append("\n")
     for (d, a, b, k, trans) in COMBOS:
         parts.append(f"// {d} = {a} x {b}: dense m64nNk{k}, sparse m64nNk{2 * k}\n")
@@ -190,7 +190,7 @@ def render():
             parts.append(specialization(d, a, b, k, trans, n) + "\n")
         parts.append("\n")
     parts.append("}  // namespace cuprobe::ptx::wgmma::detail\n\n")
-    undef = ["CUPROBE_WGMMA_DEFINE_T", "CUPROBE_WGMMA_DEFINE_N"]
+    undef = ["CUPROBE_WGMMA_DEFINE"]
     parts.append("".join(f"#undef {m}\n" for m in undef))
     parts.append("\n// clang-format on\n")
     return "".join(parts)
