@@ -34,7 +34,8 @@ void explore_point(const cuprobe::device_info& dev, cuprobe::results& res, cupro
   if (bps * threads > dev.max_threads_per_sm) return;
   auto r = ex::cache_bw_measure<P, Op, U>(dev, bytes, replicated, o);
   r.check.require();
-  const double bpc = r.m.gb_per_s() * 1e9 / (clock_mhz * 1e6 * dev.sm_count);
+  const double bpc =
+      cuprobe::model::per_clock_per_sm(r.m.gb_per_s() * 1e9, dev.sm_count, clock_mhz * 1e6);
   t.add_row({std::string(replicated ? "L1 (replicated) " : "L2 (partitioned) ") + gen::to_string(P),
              cuprobe::fmt_bytes(double(bytes)),
              P == gen::stream_pattern::write
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
     for (const auto& m : c.points) res.add(m);
     for (const auto& m : l2.points) res.add(m);
     const auto per_clk = [&](double bytes_per_s) {
-      return bytes_per_s / (mhz * 1e6 * dev.sm_count);
+      return cuprobe::model::per_clock_per_sm(bytes_per_s, dev.sm_count, mhz * 1e6);
     };
     const auto tbps = [](double bytes_per_s) { return cuprobe::fmt(bytes_per_s / 1e12, 2); };
     const auto l1lim = cuprobe::model::l1_bandwidth(dev.sm());
@@ -178,11 +179,14 @@ int main(int argc, char** argv) {
     cuprobe::table s(
         {"shared memory", "bytes/lane", "stride", "ways", "B/clk/SM", "TB/s", "limit B/clk/SM"});
     const auto srow = [&](const char* what, const ex::smem_bw_point& p) {
-      s.add_row({what, std::to_string(p.m.params.at("bytes_per_lane").as_integer()),
-                 p.stride ? std::to_string(p.stride) : "broadcast", std::to_string(p.conflict_ways),
-                 cuprobe::fmt(p.bytes_per_clock_per_sm, 1),
-                 cuprobe::fmt(p.bytes_per_clock_per_sm * mhz * 1e6 * dev.sm_count / 1e12, 2),
-                 cuprobe::fmt(sm.limit.bytes_per_clock, 0)});
+      s.add_row(
+          {what, std::to_string(p.m.params.at("bytes_per_lane").as_integer()),
+           p.stride ? std::to_string(p.stride) : "broadcast", std::to_string(p.conflict_ways),
+           cuprobe::fmt(p.bytes_per_clock_per_sm, 1),
+           cuprobe::fmt(
+               cuprobe::model::peak_per_s(dev.sm_count, p.bytes_per_clock_per_sm, mhz * 1e6) / 1e12,
+               2),
+           cuprobe::fmt(sm.limit.bytes_per_clock, 0)});
       res.add(p.m).with_param("sm_clock_mhz", mhz);
     };
     for (const auto& p : sm.read) srow("ld.shared", p);

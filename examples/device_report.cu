@@ -200,7 +200,8 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   if (cli.small) l1o.l1.bytes_per_launch = 16.0 * (1 << 20);
   const auto l1 = ex::l1_bandwidth(d, l1o.l1);
   for (const auto& m : l1.points) res.add(m);
-  const double l1_clk = l1.read_bytes_per_s / (clock_mhz * 1e6 * d.sm_count);
+  const double l1_clk =
+      cuprobe::model::per_clock_per_sm(l1.read_bytes_per_s, d.sm_count, clock_mhz * 1e6);
   std::printf(
       "L1 read             %.1f B/clk/SM = %.2f TB/s (limit %.0f B/clk/SM; peak over "
       "%s .. %s per SM)\n",

@@ -21,6 +21,10 @@ TEST_CASE("H100/H200 FP32: 132 SMs x 128 FMA x 2 FLOP x 1.98 GHz = 66.9 TFLOP/s"
   CHECK(e.ops_per_clock() == 256);
   CHECK(m::peak_per_s(132, e.ops_per_clock(), 1.98e9) == doctest::Approx(66.9e12).epsilon(1e-3));
   CHECK(m::peak_per_s(132, e.ops_per_clock(), 1.98e9) == doctest::Approx(132.0 * 256 * 1.98e9));
+  // and back: 11.27 TB/s over 132 SMs at 1980 MHz is 43.1 B/clk/SM
+  CHECK(m::per_clock_per_sm(11.27e12, 132, 1.98e9) == doctest::Approx(11.27e12 / (132 * 1.98e9)));
+  CHECK(m::per_clock_per_sm(m::peak_per_s(132, 128, 1.98e9), 132, 1.98e9) == doctest::Approx(128));
+  CHECK_THROWS_AS(m::per_clock_per_sm(1e12, 0, 1.98e9), cuprobe::error);
 }
 
 TEST_CASE("table lookups: instruction, result and FLOP accounting per architecture") {

@@ -35,6 +35,7 @@
 #include "cuprobe/experiments/memory.cuh"
 #include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/model/curve.cuh"
+#include "cuprobe/model/peak.cuh"
 
 namespace cuprobe::experiments {
 
@@ -236,7 +237,7 @@ inline cache_levels cache_levels_of(const device_info& dev, const cache_curves_r
     lv.l2_capacity_bytes = model::capacity(c.l2, *lv.l2_gbps, *lv.dram_gbps);
   const auto per_clk = [&](const std::optional<double>& gbps) -> std::optional<double> {
     if (!gbps) return std::nullopt;
-    return *gbps * 1e9 / (sm_clock_mhz * 1e6 * dev.sm_count);
+    return model::per_clock_per_sm(*gbps * 1e9, dev.sm_count, sm_clock_mhz * 1e6);
   };
   lv.l1_bytes_per_clock_per_sm = per_clk(lv.l1_gbps);
   lv.l2_bytes_per_clock_per_sm = per_clk(lv.l2_gbps);

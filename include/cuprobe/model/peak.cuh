@@ -236,6 +236,11 @@ inline double peak_per_s(int sm_count, double ops_per_clock_per_sm, double clock
   return static_cast<double>(sm_count) * ops_per_clock_per_sm * clock_hz;
 }
 
+/// The inverse of peak_per_s: a whole-GPU rate (per second) as a rate per clock per SM.
+inline double per_clock_per_sm(double rate_per_s, int sm_count, double clock_hz) {
+  return rate_per_s / peak_per_s(sm_count, 1.0, clock_hz);
+}
+
 /// "sm_90 fp32_fma: 128 instructions/clk/SM x 2 = 256 ops/clk/SM (128 results) [source]".
 inline std::string describe(const peak_entry& e) {
   char s[160];
