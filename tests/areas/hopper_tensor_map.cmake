@@ -12,3 +12,17 @@ add_test(NAME host.hopper_tensor_map_compile_fail
           "${CMAKE_CURRENT_SOURCE_DIR}/host/hopper_tensor_map.cu")
 set_tests_properties(host.hopper_tensor_map_compile_fail PROPERTIES LABELS host
   PASS_REGULAR_EXPRESSION "this C\\+\\+ type has no TMA element type")
+
+# TMA tensor copies through tensor maps on an sm_90a GPU (ptx/bulk.cuh's tensor_load,
+# tensor_load_multicast, tensor_store): round trips for ranks 1..5 x swizzles x element types,
+# the swizzled shared-memory layout against a host model, out-of-bounds fill and clipped stores,
+# multicast into 2- and 4-CTA clusters.
+cuprobe_gpu_test(hopper_tensor_copy)
+set_tests_properties(gpu.gpu_hopper_tensor_copy PROPERTIES TIMEOUT 600
+                     LABELS "gpu;hopper_tensor_map")
+
+# The dimension-0 start rule of TMA tile mode (16-byte multiples), observed on the H200 and
+# undocumented: a child process loads at an aligned and an unaligned coordinate.
+cuprobe_gpu_test(hopper_tensor_copy_fault)
+set_tests_properties(gpu.gpu_hopper_tensor_copy_fault PROPERTIES TIMEOUT 300
+                     LABELS "gpu;hopper_tensor_map")

@@ -1,0 +1,130 @@
+// gpu tier: a TMA rule that the hardware enforces but no documentation states, pinned so that a
+// driver or GPU that changes it is noticed. In tile mode the dimension-0 start coordinate x the
+// element size must be a multiple of 16 bytes: on an H200 (driver 580, CUDA 13.0) a 1-D u8
+// tensor_load of a 48-byte box at c0 = 5 stops the kernel with cudaErrorIllegalInstruction at the
+// UTMALDG (the map a __grid_constant__ parameter or in global memory alike), at c0 = 16 it
+// completes. This is an OBSERVED hardware rule: it is not among cuTensorMapEncodeTiled's
+// documented rules, and coordinates are device-side, so cuprobe's host checker (tensor_map_rules)
+// cannot enforce it. hopper_tensor_copy.cu keeps every dimension-0 start on 16 bytes because of it.
+//
+// The illegal instruction destroys the CUDA context, so each load runs in a CHILD process
+// (cuprobe/testing/child.cuh): the binary re-executes itself with CUPROBE_TENSOR_COPY_RULE=<c0>,
+// the child exits 3 on a CUDA error (printing its name), 0 when the kernel completed and the box
+// is the input's bytes, 5 when it completed with other bytes. Nothing can hang: the mbarrier wait
+// is bounded (CUPROBE_PTX_CHECKS 1) and the parent kills the child after 60 s. Under
+// compute-sanitizer the children are not run (the planted fault would count as an error).
+#define CUPROBE_PTX_CHECKS 1
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <cuprobe/testing/child.cuh>
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/hopper/tensor_map.cuh>
+#include <cuprobe/ptx/bulk.cuh>
+#include <cuprobe/ptx/mbarrier.cuh>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace mb = cuprobe::ptx::mbarrier;
+namespace bulk = cuprobe::ptx::bulk;
+namespace h = cuprobe::hopper;
+
+namespace {
+
+constexpr unsigned dim0 = 128, box_bytes = 48;  // a 1-D u8 tensor of 128 bytes, a 48-byte box
+
+__global__ void load_1d(const __grid_constant__ CUtensorMap map, int c0, unsigned char* out) {
+  __shared__ alignas(128) unsigned char box[box_bytes];
+  __shared__ std::uint64_t bar;
+  if (threadIdx.x == 0) {
+    mb::init(&bar, 1);
+    mb::fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    (void)mb::arrive_expect_tx(&bar, box_bytes);
+    bulk::tensor_load(box, &map, &bar, c0);
+  }
+  mb::wait(&bar, 0);
+  if (threadIdx.x < box_bytes) out[threadIdx.x] = box[threadIdx.x];
+}
+
+/// The child: one load at c0 = `value`; see the file comment for its exit codes.
+int run_child(const std::string& value) {
+  const int c0 = std::stoi(value);
+  try {
+    std::vector<unsigned char> in(dim0);
+    for (unsigned i = 0; i < dim0; ++i) in[i] = static_cast<unsigned char>(i * 7 + 1);
+    cuprobe::device_buffer<unsigned char> src(dim0), out(box_bytes);
+    src.upload(in);
+    out.poison();
+    const h::tensor_map m = h::make_tensor_map(
+        h::tensor_map_spec::make(h::element_type::u8, src.data(), {dim0}, {}, {box_bytes}));
+    load_1d<<<1, 64>>>(m.get(), c0, out.data());
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    std::fflush(stdout);
+    if (e != cudaSuccess) {
+      std::printf("child: CUDA error %s (%s)\n", cudaGetErrorName(e), cudaGetErrorString(e));
+      return 3;
+    }
+    std::printf("child: kernel completed\n");
+    const std::vector<unsigned char> got = out.to_host();
+    for (unsigned k = 0; k < box_bytes; ++k) {
+      const int i = c0 + static_cast<int>(k);
+      const unsigned char want = i >= 0 && i < int(dim0) ? in[unsigned(i)] : 0;  // zero fill
+      if (got[k] != want) {
+        std::printf("child: box byte %u is %u, expected %u\n", k, got[k], want);
+        return 5;
+      }
+    }
+    std::printf("child: the box is the input\n");
+    return 0;
+  } catch (const cuprobe::error& x) {
+    std::printf("child: %s\n", x.what());
+    return 6;
+  }
+}
+
+cuprobe::testing::child_result load_at(int c0) {
+  const auto r =
+      cuprobe::testing::run_self_child("CUPROBE_TENSOR_COPY_RULE", std::to_string(c0), 60);
+  INFO("u8 rank 1 box 48 at c0 = ", c0, ": exit code ", r.exit_code, ", signal ", r.signal,
+       ", child output:\n", r.output);
+  REQUIRE_FALSE(r.timed_out);
+  return r;
+}
+
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("TMA tile mode: a u8 load at c0 = 16 (16-byte aligned) completes") {
+  if (cuprobe::testing::under_sanitizer()) {
+    MESSAGE("SKIPPED under compute-sanitizer: runs child processes");
+    return;
+  }
+  const auto r = load_at(16);
+  INFO("child output:\n", r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("child: the box is the input") != std::string::npos);
+}
+
+CUPROBE_GPU_TEST_CASE("TMA tile mode: a u8 load at c0 = 5 is cudaErrorIllegalInstruction") {
+  if (cuprobe::testing::under_sanitizer()) {
+    MESSAGE("SKIPPED under compute-sanitizer: the child faults on purpose");
+    return;
+  }
+  const auto r = load_at(5);
+  INFO("child output:\n", r.output,
+       "\nexit 0 or 5: the load completed, the rule no longer holds on this driver / GPU: "
+       "update this file and hopper_tensor_copy.cu's header");
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("cudaErrorIllegalInstruction") != std::string::npos);
+}
+
+int main(int argc, char** argv) {
+  if (const char* c = std::getenv("CUPROBE_TENSOR_COPY_RULE")) return run_child(c);
+  return cuprobe::testing::run_tests(argc, argv);
+}
