@@ -4,7 +4,8 @@
 //
 // Sections: the device (device_info), its environment now (NVML), the timers (overheads,
 // resolution, effective SM clock), compute (FP32 FMA peak and latencies) and memory (DRAM
-// bandwidth, the latency ladder, L2 bandwidth). The headline numbers go to --summary (schema
+// bandwidth, the latency ladder, L2 bandwidth) and Hopper (TMA latency and streams, distributed
+// shared memory). The headline numbers go to --summary (schema
 // cuprobe.summary/1), written by this program only; --json keeps every measurement behind them.
 // The sections are short versions of examples/timers, fma_throughput, instruction_table,
 // dram_bandwidth, latency_ladder and cache_bandwidth, through the same experiments/ functions.
@@ -250,6 +251,101 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   show("latency shared", "latency.smem.cycles", lad.smem);
 }
 
+/// The Hopper section (sm_90+): TMA latency and streams beside ld/st, distributed shared memory.
+void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz) {
+  section("hopper (TMA, distributed shared memory)");
+  namespace ex = cuprobe::experiments;
+  if (d.cc_major < 9) {
+    std::printf("not measured: sm_%d has no TMA or clusters (sm_90 or newer)\n", d.sm());
+    return;
+  }
+  ex::tma_latency_options lo;
+  lo.run = cli.run_options();
+  lo.run.warmup = 0;
+  lo.run.clock_mhz = clock_mhz;
+  lo.max_steps = 1u << (cli.small ? 10 : 14);
+  if (cli.small) {  // compute-sanitizer (examples/tma.cu says why)
+    lo.l2_bytes = std::size_t(256) << 10;
+    lo.dram_bytes = 2 * d.l2_bytes;
+  }
+  const auto lat = ex::tma_latency(d, lo);
+  for (const auto* l : {&lat.l2, &lat.dram}) {
+    std::printf("TMA latency %-7s  bulk %.0f, tensor %.0f cycles; ld.global.cg %.0f (%s ring)\n",
+                l == &lat.l2 ? "L2" : "DRAM", l->bulk.cycles_per_op(), l->tensor.cycles_per_op(),
+                l->ld.cycles_per_op(), cuprobe::fmt_bytes(double(l->bytes)).c_str());
+    for (const auto* m : {&l->ld, &l->bulk, &l->tensor}) res.add(*m);
+  }
+  sum.set("tma.latency.l2.cycles", lat.l2.bulk.cycles_per_op());
+  sum.set("tma.latency.dram.cycles", lat.dram.bulk.cycles_per_op());
+  sum.set("tma.latency.l2.minus_ld_cycles",
+          lat.l2.bulk.cycles_per_op() - lat.l2.ld.cycles_per_op());
+  sum.set("tma.latency.dram.minus_ld_cycles",
+          lat.dram.bulk.cycles_per_op() - lat.dram.ld.cycles_per_op());
+
+  ex::tma_stream_options so;
+  so.run = cli.run_options();
+  so.run.warmup = cli.small ? 1 : 2;
+  so.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
+  so.copy_bytes = {8192, 16384, 32768};
+  so.stages = {2, 4, 8};
+  so.ctas_per_sm = {1, 2};
+  if (cli.quick) so.copies = {cuprobe::gen::tma_copy::bulk};
+  if (cli.small) {
+    so.copy_bytes = {8192};
+    so.stages = {2};
+    so.ctas_per_sm = {1};
+    so.array_bytes = std::uint64_t(8) << 20;
+  }
+  const auto st = ex::tma_streams(d, so, [](const std::string&) {});
+  const auto& bl = st.best_load();
+  const auto& bs = st.best_store();
+  std::printf("TMA load stream     %.2f TB/s (%s) = %.3f x ld.global (%.2f TB/s)\n",
+              bl.gb_per_s() / 1e3, bl.params.at("case").as_string().c_str(),
+              bl.gb_per_s() / st.read_peer->gb_per_s(), st.read_peer->gb_per_s() / 1e3);
+  std::printf("TMA store stream    %.2f TB/s (%s) = %.3f x st.global (%.2f TB/s)\n",
+              bs.gb_per_s() / 1e3, bs.params.at("case").as_string().c_str(),
+              bs.gb_per_s() / st.write_peer->gb_per_s(), st.write_peer->gb_per_s() / 1e3);
+  sum.set("tma.load.tbps", bl.gb_per_s() / 1e3);
+  sum.set("tma.load.vs_ld", bl.gb_per_s() / st.read_peer->gb_per_s());
+  sum.set("tma.store.tbps", bs.gb_per_s() / 1e3);
+  sum.set("tma.store.vs_st", bs.gb_per_s() / st.write_peer->gb_per_s());
+  for (const auto* v : {&st.loads, &st.stores})
+    for (const auto& m : *v) res.add(m);
+  res.add(*st.read_peer);
+  res.add(*st.write_peer);
+
+  ex::dsm_latency_options dl;
+  dl.run = cli.run_options();
+  dl.run.clock_mhz = clock_mhz;
+  dl.cluster_sizes = {1, 2};
+  dl.every_rank = false;
+  if (cli.small) {
+    dl.steps = 256;
+    dl.bytes = 1024;
+  }
+  const auto dlat = ex::dsm_latency(d, dl);
+  ex::dsm_bw_options db;
+  db.run = cli.run_options();
+  db.run.clock_mhz = clock_mhz;
+  db.cluster_sizes = {2};
+  db.widths = {16};
+  if (cli.small) {
+    db.rounds = 2;
+    db.threads = 256;
+  }
+  const auto dbw = ex::dsm_bandwidth(d, db, [](const std::string&) {});
+  for (const auto& p : dlat.points) res.add(p.m);
+  for (const auto& p : dbw.points) res.add(p.m);
+  std::printf("DSM latency         %s cycles (cluster of 2, rank 0 reading rank 1); own %s\n",
+              cuprobe::fmt(dlat.latency_cycles, 1).c_str(),
+              cuprobe::fmt(dlat.local_cycles, 1).c_str());
+  std::printf("DSM read            %s TB/s (every SM reading its neighbour, 16 B per lane)\n",
+              cuprobe::fmt(dbw.read_tbps, 2).c_str());
+  if (dlat.latency_cycles) sum.set("dsm.latency.cycles", *dlat.latency_cycles);
+  if (dbw.read_tbps) sum.set("dsm.read.tbps", *dbw.read_tbps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -267,6 +363,7 @@ int main(int argc, char** argv) {
     cuprobe::results res(argc, argv);
     report_compute(d, cli, sum, res);
     report_memory(d, cli, sum, res, mhz);
+    report_hopper(d, cli, sum, res, mhz);
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

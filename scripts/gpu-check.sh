@@ -70,7 +70,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi

@@ -29,6 +29,8 @@ TARGETS = {  # key: (comparison, value, source)
     "dram.read.tbps": (">=", 4.4, "issue 5"),
     "dram.write.tbps": (">=", 4.5, "issue 5"),
     "dram.copy.tbps": (">=", 4.2, "issue 5"),
+    "tma.load.vs_ld": (">=", 0.95, "issue 12"),
+    "tma.store.vs_st": (">=", 0.95, "issue 12"),
 }
 UNITS = {
     "timer.clock.overhead_cycles": "cycles", "timer.clock64.overhead_cycles": "cycles",
@@ -39,6 +41,11 @@ UNITS = {
     "dram.memcpy.tbps": "TB/s", "dram.memset.tbps": "TB/s", "dram.copy_vs_memcpy": "ratio",
     "l2.read.tbps": "TB/s", "latency.l1.cycles": "cycles", "latency.l2.cycles": "cycles",
     "latency.dram.cycles": "cycles", "latency.smem.cycles": "cycles",
+    "tma.load.tbps": "TB/s", "tma.load.vs_ld": "ratio", "tma.store.tbps": "TB/s",
+    "tma.store.vs_st": "ratio", "tma.latency.l2.cycles": "cycles",
+    "tma.latency.dram.cycles": "cycles", "tma.latency.l2.minus_ld_cycles": "cycles",
+    "tma.latency.dram.minus_ld_cycles": "cycles", "dsm.latency.cycles": "cycles",
+    "dsm.read.tbps": "TB/s",
 }
 
 

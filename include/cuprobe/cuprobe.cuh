@@ -38,10 +38,12 @@
 #include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/gen/chain.cuh"
 #include "cuprobe/gen/chase.cuh"
+#include "cuprobe/gen/dsm.cuh"
 #include "cuprobe/gen/ops.cuh"
 #include "cuprobe/gen/ordering.cuh"
 #include "cuprobe/gen/smem_bw.cuh"
 #include "cuprobe/gen/stream.cuh"
+#include "cuprobe/gen/tma.cuh"
 
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
@@ -70,6 +72,7 @@
 
 #include "cuprobe/experiments/cache.cuh"
 #include "cuprobe/experiments/compute.cuh"
+#include "cuprobe/experiments/dsm.cuh"
 #include "cuprobe/experiments/l2_partitions.cuh"
 #include "cuprobe/experiments/latency.cuh"
 #include "cuprobe/experiments/latency_sweeps.cuh"
@@ -77,3 +80,4 @@
 #include "cuprobe/experiments/ordering.cuh"
 #include "cuprobe/experiments/shared_memory.cuh"
 #include "cuprobe/experiments/timers.cuh"
+#include "cuprobe/experiments/tma.cuh"

@@ -9,31 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "h200_like.cuh"
+
 namespace ex = cuprobe::experiments;
 namespace gen = cuprobe::gen;
 using doctest::Contains;
 
 namespace {
-/// An H200-like device, as device_info::query() would fill it (no GPU needed).
-cuprobe::device_info h200() {
-  cuprobe::device_info d;
-  d.name = "test H200";
-  d.cc_major = 9;
-  d.sm_count = 132;
-  d.l2_bytes = 62914560;
-  d.smem_per_sm = 233472;
-  d.smem_per_block = 49152;
-  d.smem_per_block_optin = 232448;
-  d.sm_clock_khz = 1980000;
-  d.max_threads_per_sm = 2048;
-  d.max_blocks_per_sm = 32;
-  return d;
-}
 void nothing(const std::string&) {}
 }  // namespace
 
 TEST_CASE("latency experiments: bad options are refused before the GPU is touched") {
-  const auto dev = h200();
+  const auto dev = cuprobe_test::h200_like();
   ex::latency_ladder_options o;
   o.points_per_octave = 0;
   CHECK_THROWS_WITH_AS(ex::latency_ladder(dev, o, nothing), Contains("points_per_octave is 0"),
@@ -88,7 +75,7 @@ TEST_CASE("latency experiments: bad options are refused before the GPU is touche
 }
 
 TEST_CASE("memory and cache experiments: bad options are refused first") {
-  const auto dev = h200();
+  const auto dev = cuprobe_test::h200_like();
   const gen::stream_kernel_set none;
   ex::dram_sweep_options o;
   o.widths = {12};
@@ -167,7 +154,7 @@ TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options ref
   CHECK(one[2] == 0);
   CHECK(ex::split_two_clusters({}, 900)[3] == 0);
 
-  const auto dev = h200();
+  const auto dev = cuprobe_test::h200_like();
   ex::l2_partition_options o;
   o.hops = 10;
   CHECK_THROWS_WITH_AS(ex::l2_partitions(dev, o, nothing), Contains("hops must be 64 .. 8192"),
@@ -185,7 +172,7 @@ TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options ref
 }
 
 TEST_CASE("compute, ordering and timer experiments: bad options are refused first") {
-  const auto dev = h200();
+  const auto dev = cuprobe_test::h200_like();
   using op = gen::ops::fma_f32;
   ex::throughput_options t;
   CHECK_THROWS_WITH_AS((ex::chain_throughput<op, 8>(dev, 0, t)),

@@ -38,6 +38,8 @@
 //                                                .tile.bulk_group
 //   tensor_prefetch_l2(map, c0, ...)             cp.async.bulk.prefetch.tensor.{1..5}d.L2.global
 //   prefetch_tensormap(map)                      prefetch.tensormap (the 128-byte map itself)
+//   store_hinted(dst, src, bytes, policy)        store() with .L2::cache_hint (inline PTX)
+//   l2_policy_evict_first()                      createpolicy.fractional.L2::evict_first.b64
 // CCCL's cuda::ptx::cp_async_bulk* is used wherever it has the form; the prefetches are inline
 // PTX (asm volatile, "memory" clobber). A tensor map is `const CUtensorMap*`: the address of a
 // __grid_constant__ kernel parameter, or of a copy in global or constant memory; coordinates
@@ -384,6 +386,33 @@ __device__ __forceinline__ void prefetch_tensormap(const CUtensorMap* map) {
   CUPROBE_DETAIL_BULK_SM90(T, "prefetch_tensormap");
   detail::check_address("prefetch_tensormap", "tensor map", map, detail::space::tensor_map, 64);
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+}
+
+/// createpolicy.fractional.L2::evict_first.b64 (fraction 1.0): a 64-bit L2 cache policy that
+/// marks the lines a copy touches as the first to evict (data written once and not re-read, as
+/// in a stream). Pass it to store_hinted().
+template <class T = void>
+__device__ __forceinline__ std::uint64_t l2_policy_evict_first() {
+  CUPROBE_DETAIL_BULK_SM90(T, "l2_policy_evict_first");
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+/// store() with an L2 cache policy (cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint;
+/// inline PTX: CCCL's cp_async_bulk has no cache-hint form). Same rules and completion as store().
+template <class T = void>
+__device__ __forceinline__ void store_hinted(void* dst_gmem, const void* src_smem,
+                                             std::uint32_t bytes, std::uint64_t policy) {
+  CUPROBE_DETAIL_BULK_SM90(T, "store_hinted");
+  detail::check_size("store_hinted", bytes);
+  detail::check_address("store_hinted", "destination", dst_gmem, detail::space::global, 16);
+  detail::check_address("store_hinted", "source", src_smem, detail::space::shared, 16);
+  asm volatile(
+      "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(
+          static_cast<std::uint64_t>(__cvta_generic_to_global(dst_gmem))),
+      "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(src_smem))), "r"(bytes), "l"(policy)
+      : "memory");
 }
 
 #undef CUPROBE_DETAIL_BULK_SM90

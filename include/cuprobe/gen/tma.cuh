@@ -1,0 +1,346 @@
+// cuprobe/gen/tma.cuh: kernels that measure the Hopper copy engine (TMA): chase loads that make
+// every hop of a pointer chase one bulk or tensor copy (latency), a load stream in which one
+// producer thread keeps `Stages` copies in flight through a ring of mbarriers while consumer
+// warps sum every word that lands (bandwidth), and a store stream of bulk stores from shared
+// memory bounded by bulk groups. experiments/tma.cuh measures them; this header only has the
+// device code and the host-side kernel choice (by enum and stage count, never by string).
+//
+//   namespace gen = cuprobe::gen;
+//   gen::tma_stream_args a;  a.src = in;  a.chunks = bytes / 8192;  a.copy_bytes = 8192;
+//   a.sum = sum;              // one uint32_t, zeroed: gets the sum of every word received
+//   auto k = gen::tma_load_stream_kernel_for(gen::tma_copy::bulk, /*stages=*/4);
+//   k<<<2 * sms, gen::tma_stream_threads(4), gen::tma_stream_smem_bytes(8192, 4)>>>(a);
+//
+// Choices (docs/hopper.md, "Benchmarks"):
+// - Load stream. Warp 0's lane 0 is the producer: for each chunk of the CTA (chunk c of the
+//   array, CTA b takes c = b, b + grid, ...) it waits on the stage's "empty" barrier, announces
+//   copy_bytes on its "full" barrier (arrive_expect_tx) and issues the copy into the stage's
+//   buffer: bulk = cp.async.bulk of copy_bytes, tensor = cp.async.bulk.tensor.2d of a box of
+//   copy_bytes / 128 rows of 128 bytes (the array as a [rows][128 B] tensor, 128-byte swizzle:
+//   the tile shape of a GEMM's K-slice). The consumer warps wait on "full", read the buffer
+//   with 16-byte ld.shared (each word is added into a per-thread sum: the data is used and
+//   validated, 32-bit wrap-around) and every consumer thread arrives on "empty" (CUTLASS's
+//   consumer_release: the barrier counts consumer threads). One arrival per warp after a
+//   __syncwarp would rely on cumulativity that compute-sanitizer's racecheck does not follow:
+//   it reported the consumers' LDS and the next UBLKCP into the buffer as a race. The phases
+//   come from ptx::pipeline_state<Stages> (producer starts on parity 1, consumer on 0).
+// - Store stream. All threads write word j of every stage buffer as j, fence the generic
+//   writes to the async proxy and synchronise; thread 0 then stores chunk after chunk from
+//   buffer (c mod Stages) with cp.async.bulk (or a 2-D tensor store, no swizzle, so that the
+//   shared layout is the global one) and after each commit waits until at most Stages - 1
+//   groups may still read their source (wait_group_read): Stages stores in flight, as an
+//   epilogue that reuses its buffers would have. The output is checked by
+//   tma_store_check_kernel: word i of the array must be i mod (copy_bytes / 4). Bulk stores may
+//   carry an L2 policy (tma_store_hint::evict_first: createpolicy + .L2::cache_hint).
+// - Chunk order (both streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
+//   (CTA b copies the b-th of grid equal ranges); tma_order.
+// - Latency. chase_bulk_load<Bytes> / chase_tensor_load<Bytes> are load functors for
+//   gen::chase_kernel (gen/chase.cuh): one hop = one copy of Bytes at the node into static
+//   shared memory, a wait on an mbarrier, and the first 8 bytes read back as the next node. The
+//   cycles per hop are the copy's issue-to-use latency, the same quantity as the ld.global
+//   chase's. One thread only (chase_lanes::one).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/bulk.cuh"
+#include "cuprobe/ptx/fence.cuh"
+#include "cuprobe/ptx/mbarrier.cuh"
+
+namespace cuprobe::gen {
+
+/// How a stream or a chase hop copies: cp.async.bulk (1-D, no tensor map) or a tensor copy.
+enum class tma_copy { bulk, tensor };
+inline const char* to_string(tma_copy c) { return c == tma_copy::bulk ? "bulk" : "tensor"; }
+
+/// Which chunks a CTA copies: interleaved (CTA b takes b, b + grid, b + 2 grid, ...: at any
+/// moment the grid works on one window of consecutive chunks) or contiguous (CTA b takes the
+/// b-th of grid equal ranges: as many sequential streams as CTAs).
+enum class tma_order { interleaved, contiguous };
+inline const char* to_string(tma_order o) {
+  return o == tma_order::interleaved ? "interleaved" : "contiguous";
+}
+/// The L2 policy of the store streams' bulk stores: none, or createpolicy evict_first.
+enum class tma_store_hint { none, evict_first };
+inline const char* to_string(tma_store_hint h) {
+  return h == tma_store_hint::none ? "none" : "evict_first";
+}
+
+inline constexpr unsigned tma_max_stages = 8;
+/// Rows of the tensor streams' [rows][128 B] view (one 128-byte swizzle span).
+inline constexpr std::uint32_t tma_row_bytes = 128;
+/// Alignment of the stage buffers in dynamic shared memory (what the 128-byte swizzle needs).
+inline constexpr std::uint32_t tma_buffer_alignment = 1024;
+inline constexpr std::uint32_t tma_max_copy_bytes = 32 * 1024;
+
+/// Threads of a stream block: the producer warp and `consumer_warps` warps.
+inline constexpr unsigned tma_stream_threads(unsigned consumer_warps) {
+  return 32u * (1u + consumer_warps);
+}
+/// Dynamic shared memory of a stream block: Stages buffers and the alignment slack.
+inline constexpr std::size_t tma_stream_smem_bytes(std::uint32_t copy_bytes, unsigned stages) {
+  return std::size_t(copy_bytes) * stages + tma_buffer_alignment;
+}
+
+struct tma_stream_args {
+  const void* src = nullptr;         ///< load, bulk: the array
+  void* dst = nullptr;               ///< store, bulk: the array
+  const CUtensorMap* map = nullptr;  ///< tensor: the array as [rows][128 B] (global memory)
+  std::uint64_t chunks = 0;          ///< copies per pass: array bytes / copy_bytes
+  std::uint32_t copy_bytes = 0;      ///< bytes per copy: a multiple of 16 (tensor: of 1024)
+  std::uint32_t passes = 1;          ///< passes over the array per launch
+  std::uint32_t* sum = nullptr;      ///< load: every received 32-bit word is added here
+  tma_order order = tma_order::interleaved;
+  tma_store_hint hint = tma_store_hint::none;  ///< store, bulk: the L2 policy of each store
+};
+
+namespace detail {
+/// The chunks of this CTA: c = begin, begin + step, ... < end (see tma_order).
+struct tma_chunks {
+  std::uint64_t begin, end, step;
+  __device__ explicit tma_chunks(const tma_stream_args& a) {
+    if (a.order == tma_order::interleaved) {
+      begin = blockIdx.x, end = a.chunks, step = gridDim.x;
+    } else {
+      const std::uint64_t per = (a.chunks + gridDim.x - 1) / gridDim.x;
+      begin = blockIdx.x * per, end = begin + per < a.chunks ? begin + per : a.chunks, step = 1;
+    }
+  }
+};
+
+__device__ __forceinline__ unsigned char* tma_aligned_smem(unsigned char* raw) {
+  const std::uint32_t a = static_cast<std::uint32_t>(__cvta_generic_to_shared(raw));
+  const std::uint32_t pad =
+      (tma_buffer_alignment - a % tma_buffer_alignment) % tma_buffer_alignment;
+  return raw + pad;
+}
+}  // namespace detail
+
+/// The load stream (see the file comment). blockDim.x = tma_stream_threads(w), w >= 1; dynamic
+/// shared memory tma_stream_smem_bytes(copy_bytes, Stages).
+template <tma_copy Copy, int Stages>
+__global__ void tma_load_stream_kernel(tma_stream_args a) {
+  static_assert(Stages >= 1 && Stages <= int(tma_max_stages), "Stages must be 1 .. 8");
+  namespace mb = ptx::mbarrier;
+  extern __shared__ unsigned char tma_stream_raw[];
+  __shared__ std::uint64_t full[Stages], empty[Stages];
+  unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const unsigned consumer_warps = blockDim.x / 32 - 1;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      mb::init(&full[s], 1);
+      mb::init(&empty[s], consumer_warps * 32);
+    }
+    mb::fence_init();
+  }
+  __syncthreads();
+  if (warp == 0) {
+    if (lane != 0) return;
+    auto ps = ptx::make_producer_start_state<Stages>();
+    const std::uint32_t rows = a.copy_bytes / tma_row_bytes;
+    const detail::tma_chunks k(a);
+    for (std::uint32_t pass = 0; pass < a.passes; ++pass)
+      for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
+        mb::wait(&empty[ps.stage], ps.phase);
+        (void)mb::arrive_expect_tx(&full[ps.stage], a.copy_bytes);
+        unsigned char* dst = buf + std::size_t(ps.stage) * a.copy_bytes;
+        if constexpr (Copy == tma_copy::bulk)
+          ptx::bulk::load(dst, static_cast<const unsigned char*>(a.src) + c * a.copy_bytes,
+                          a.copy_bytes, &full[ps.stage]);
+        else
+          ptx::bulk::tensor_load(dst, a.map, &full[ps.stage], 0, static_cast<int>(c * rows));
+        ++ps;
+      }
+    return;
+  }
+  auto cs = ptx::make_consumer_start_state<Stages>();
+  const unsigned t = threadIdx.x - 32, n = consumer_warps * 32;
+  const std::uint32_t vectors = a.copy_bytes / 16;
+  std::uint32_t acc = 0;
+  const detail::tma_chunks k(a);
+  for (std::uint32_t pass = 0; pass < a.passes; ++pass)
+    for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
+      mb::wait(&full[cs.stage], cs.phase);
+      const uint4* v = reinterpret_cast<const uint4*>(buf + std::size_t(cs.stage) * a.copy_bytes);
+      for (std::uint32_t i = t; i < vectors; i += n) {
+        const uint4 x = v[i];
+        acc += x.x + x.y + x.z + x.w;
+      }
+      (void)mb::arrive(&empty[cs.stage]);  // each reader releases its own reads
+      ++cs;
+    }
+  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+  if (lane == 0) atomicAdd(a.sum, acc);
+}
+
+/// The store stream (see the file comment). Same block shape and shared memory as the loads.
+template <tma_copy Copy, int Stages>
+__global__ void tma_store_stream_kernel(tma_stream_args a) {
+  static_assert(Stages >= 1 && Stages <= int(tma_max_stages), "Stages must be 1 .. 8");
+  extern __shared__ unsigned char tma_stream_raw[];
+  unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
+  const std::uint32_t words = a.copy_bytes / 4;
+  auto* w = reinterpret_cast<std::uint32_t*>(buf);
+  for (std::uint32_t i = threadIdx.x; i < words * Stages; i += blockDim.x) w[i] = i % words;
+  ptx::fence_proxy_async_shared_cta();  // generic writes -> the async proxy's reads
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  const std::uint32_t rows = a.copy_bytes / tma_row_bytes;
+  const detail::tma_chunks k(a);
+  [[maybe_unused]] const bool hinted = a.hint == tma_store_hint::evict_first;
+  [[maybe_unused]] const std::uint64_t policy = hinted ? ptx::bulk::l2_policy_evict_first() : 0;
+  int stage = 0;
+  for (std::uint32_t pass = 0; pass < a.passes; ++pass)
+    for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
+      unsigned char* src = buf + std::size_t(stage) * a.copy_bytes;
+      if constexpr (Copy == tma_copy::bulk) {
+        unsigned char* dst = static_cast<unsigned char*>(a.dst) + c * a.copy_bytes;
+        if (hinted)
+          ptx::bulk::store_hinted(dst, src, a.copy_bytes, policy);
+        else
+          ptx::bulk::store(dst, src, a.copy_bytes);
+      } else
+        ptx::bulk::tensor_store(a.map, src, 0, static_cast<int>(c * rows));
+      ptx::bulk::commit_group();
+      ptx::bulk::wait_group_read<Stages - 1>();
+      stage = stage + 1 == Stages ? 0 : stage + 1;
+    }
+  ptx::bulk::wait_group<0>();
+}
+
+/// Counts the words of a store stream's output that are not i mod period (into *bad).
+template <int = 0>
+__global__ void tma_store_check_kernel(const std::uint32_t* out, std::uint64_t words,
+                                       std::uint32_t period, unsigned long long* bad) {
+  unsigned long long n = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    n += out[i] != static_cast<std::uint32_t>(i % period);
+  if (n) atomicAdd(bad, n);
+}
+
+/// Writes word i of `out` as i (mod 2^32): the load streams' input.
+template <int = 0>
+__global__ void tma_iota_kernel(std::uint32_t* out, std::uint64_t words) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    out[i] = static_cast<std::uint32_t>(i);
+}
+
+/// The sum (mod 2^32) of the words tma_iota_kernel writes: 0 + 1 + ... + (words - 1).
+inline constexpr std::uint32_t tma_iota_sum(std::uint64_t words) {
+  // words (words - 1) / 2 without overflowing 64 bits for any realistic array.
+  const std::uint64_t a = words % 2 == 0 ? words / 2 : words,
+                      b = words % 2 == 0 ? words - 1 : (words - 1) / 2;
+  return static_cast<std::uint32_t>((a % (std::uint64_t(1) << 32)) *
+                                    (b % (std::uint64_t(1) << 32)));
+}
+
+using tma_stream_fn = void (*)(tma_stream_args);
+inline constexpr unsigned tma_stage_counts[] = {1, 2, 4, 8};
+
+/// The stream kernel for `copy` and `stages` (1, 2, 4 or 8); Store: the store stream. A template
+/// (like every function here that names a kernel), so that including this header compiles for
+/// targets without TMA: the kernels are only instantiated where used.
+template <bool Store, class T = void>
+tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
+  const auto pick = [&](auto s) -> tma_stream_fn {
+    constexpr int S = decltype(s)::value;
+    if constexpr (Store)
+      return copy == tma_copy::bulk ? tma_store_stream_kernel<tma_copy::bulk, S>
+                                    : tma_store_stream_kernel<tma_copy::tensor, S>;
+    else
+      return copy == tma_copy::bulk ? tma_load_stream_kernel<tma_copy::bulk, S>
+                                    : tma_load_stream_kernel<tma_copy::tensor, S>;
+  };
+  switch (stages) {
+    case 1:
+      return pick(std::integral_constant<int, 1>{});
+    case 2:
+      return pick(std::integral_constant<int, 2>{});
+    case 4:
+      return pick(std::integral_constant<int, 4>{});
+    case 8:
+      return pick(std::integral_constant<int, 8>{});
+    default:
+      throw error("tma_stream_kernel_for: stages must be 1, 2, 4 or 8, got " +
+                  std::to_string(stages));
+  }
+}
+template <class T = void>
+tma_stream_fn tma_load_stream_kernel_for(tma_copy c, unsigned stages) {
+  return tma_stream_kernel_for<false, T>(c, stages);
+}
+template <class T = void>
+tma_stream_fn tma_store_stream_kernel_for(tma_copy c, unsigned stages) {
+  return tma_stream_kernel_for<true, T>(c, stages);
+}
+
+// ------------------------------------------------------------------------------------------
+// Latency: load functors for gen::chase_kernel (one thread).
+
+namespace detail {
+/// The state a chase hop keeps between hops (the parity to wait for; whether the barrier was
+/// initialised: on the first hop, the functor being built on the host), and the hop itself.
+template <std::uint32_t Bytes>
+struct tma_hop {
+  static_assert(Bytes >= 16 && Bytes % 16 == 0 && Bytes <= 4096,
+                "a chase hop copies 16 .. 4096 bytes, a multiple of 16");
+  std::uint32_t phase = 0;
+  bool ready = false;
+
+  /// issue(buf, bar) starts a copy of Bytes into buf completing on bar; the hop announces the
+  /// bytes, waits for them and returns the first 8 (the next node's address).
+  template <class Issue>
+  __device__ __forceinline__ std::uint64_t hop(Issue&& issue) {
+    namespace mb = ptx::mbarrier;
+    __shared__ alignas(128) std::uint64_t hop_buf[Bytes / 8];
+    __shared__ std::uint64_t hop_bar;
+    if (!ready) {
+      mb::init(&hop_bar, 1);
+      mb::fence_init();
+      ready = true;
+    }
+    (void)mb::arrive_expect_tx(&hop_bar, Bytes);
+    issue(hop_buf, &hop_bar);
+    mb::wait(&hop_bar, phase);
+    phase ^= 1u;
+    return hop_buf[0];
+  }
+};
+}  // namespace detail
+
+/// One hop = cp.async.bulk of Bytes at the node, waited for on an mbarrier.
+template <std::uint32_t Bytes = 16>
+struct chase_bulk_load : detail::tma_hop<Bytes> {
+  __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
+    return this->hop(
+        [p](std::uint64_t* buf, std::uint64_t* bar) { ptx::bulk::load(buf, p, Bytes, bar); });
+  }
+};
+
+/// One hop = a 2-D tensor copy of the node's row: `map` views the ring as [nodes][stride] of
+/// 8-byte elements with a box of Bytes / 8 x 1 (experiments/tma.cuh makes it), and the row of a
+/// node is (address - base) >> stride_shift (the stride is a power of two).
+template <std::uint32_t Bytes = 16>
+struct chase_tensor_load : detail::tma_hop<Bytes> {
+  const CUtensorMap* map = nullptr;  ///< in global memory, 64-byte aligned
+  std::uint64_t base = 0;            ///< address of node 0
+  std::uint32_t stride_shift = 7;    ///< log2(ring stride)
+
+  __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
+    const int row = static_cast<int>((reinterpret_cast<std::uint64_t>(p) - base) >> stride_shift);
+    const CUtensorMap* m = map;
+    return this->hop([m, row](std::uint64_t* buf, std::uint64_t* bar) {
+      ptx::bulk::tensor_load(buf, m, bar, 0, row);
+    });
+  }
+};
+
+}  // namespace cuprobe::gen

@@ -1,0 +1,50 @@
+# tma area: gen/tma.cuh (TMA stream kernels, chase functors) and experiments/tma.cuh (latency
+# and stream bandwidth beside ld/st). Host tests (options, kernel choice, checksum), a gpu test
+# (small runs on an sm_90 GPU, every output validated) and sass tests (sm_90a).
+cuprobe_host_test(tma)
+cuprobe_gpu_test(tma)
+set_tests_properties(host.tma PROPERTIES LABELS "host;tma")
+set_tests_properties(gpu.gpu_tma PROPERTIES TIMEOUT 600 LABELS "gpu;tma")
+
+# SASS (release): the load streams issue one copy of their kind (UBLKCP.S.G for cp.async.bulk,
+# UTMALDG.2D for the tensor copy) and the consumers read with LDS.128 inside their loop; two
+# kinds of waits (producer on "empty", consumers on "full"). The store streams issue one store
+# (UBLKCP.G.S, UTMASTG.2D), commit it (UTMACMDFLUSH), bound the groups in flight at Stages - 1
+# (DEPBAR.LE SB0, Stages - 1) and drain them at the end (SB0, 0x0), after the proxy fence that
+# hands the generic writes of the buffers to the async proxy. No local memory anywhere. (The
+# copies sit in the chunk loop, but ptxas lays that loop out around ptxas's own ELECT loop so
+# that the checker's loop detection sees only the consumers' and the fill loop: counts of 1
+# are the check that no copy was duplicated or hoisted.)
+set(_tma_probe "${CMAKE_CURRENT_SOURCE_DIR}/sass/tma.cu")
+set(_tma_load "tma_load_stream_kernelILNS0_8tma_copyE")
+set(_tma_store "tma_store_stream_kernelILNS0_8tma_copyE")
+cuprobe_add_sass_test(tma_load_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_load}0ELi4EE"
+  CHECK "^UBLKCP\\.S\\.G == 1" "!UTMALDG" "LDS\\.128 == 1" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 2"
+        "!LDL|STL"
+  INSIDE_LOOP "LDS\\.128" LABELS tma)
+cuprobe_add_sass_test(tma_load_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_load}1ELi4EE"
+  CHECK "^UTMALDG\\.2D == 1" "!UBLKCP" "LDS\\.128 == 1" "!LDL|STL" LABELS tma)
+cuprobe_add_sass_test(tma_store_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_store}0ELi4EE"
+  CHECK "^UBLKCP\\.G\\.S == 2" "^UBLKCP\\.G\\.S .*desc\\[UR[0-9]+\\] == 1" "UTMACMDFLUSH == 1" "DEPBAR\\.LE SB0, 0x3 == 1"
+        "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!LDL|STL"
+  SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x0"
+  LABELS tma)
+cuprobe_add_sass_test(tma_store_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_store}1ELi8EE"
+  CHECK "^UTMASTG\\.2D == 1" "DEPBAR\\.LE SB0, 0x7 == 1" "!LDL|STL" LABELS tma)
+# The chase functors: between the two clock reads, one copy per hop (the loop unrolled 4 x)
+# and its wait, and no global load of any kind.
+set(_tma_clock "CS2R.*SR_CLOCKLO")
+cuprobe_add_sass_test(tma_chase_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "chase_kernelINS0_15chase_bulk_loadILj16EEEE"
+  BETWEEN "${_tma_clock}" "${_tma_clock}"
+  CHECK "^UBLKCP\\.S\\.G >= 4" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 4" "!^LDG|^STG|UTMALDG"
+  LABELS tma)
+cuprobe_add_sass_test(tma_chase_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "chase_kernelINS0_17chase_tensor_loadILj16EEEE"
+  BETWEEN "${_tma_clock}" "${_tma_clock}"
+  CHECK "^UTMALDG\\.2D >= 4" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 4" "!^LDG|^STG|UBLKCP"
+  LABELS tma)
