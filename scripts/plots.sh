@@ -46,4 +46,19 @@ p fma_throughput.json line --x params.chains --y rates.tflop_per_s --series para
 p instruction_table.json bar --label params.op --value params.instructions_per_clock_per_sm --horizontal \
   --name-prefix chain.throughput \
   --ylabel "instructions / clock / SM" --title "Throughput per instruction" -o "$dir/instruction_throughput.png"
+# TMA streams: for each direction and copy kind, one heatmap panel per CTAs per SM (KiB per
+# copy x stages in flight); the chunk orders and L2 hint of --explore runs are left out.
+for d_ in load store; do
+  for c_ in bulk tensor; do
+    p tma.json heatmap --x params.copy_kib --y params.stages --value params.tbps \
+      --facet params.ctas_per_sm --name-prefix tma.$d_ --where params.copy=$c_ \
+      --where params.order=interleaved --where params.store_hint=none --ylabel "TB/s" \
+      --title "TMA $d_ stream ($c_) from DRAM, TB/s: KiB per copy x stages, by CTAs per SM" \
+      -o "$dir/tma_${d_}_${c_}_heatmap.png"
+  done
+done
+# Distributed shared memory: latency per target rank, one series per cluster size.
+p dsm.json line --x params.target_rank --y rates.cycles_per_op --series params.cluster_size \
+  --name-prefix dsm.latency --where params.remote=True --ylabel "cycles per hop" \
+  --title "DSM latency: rank 0 reading rank t of its cluster" -o "$dir/dsm_latency.png"
 exit 0

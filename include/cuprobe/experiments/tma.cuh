@@ -98,7 +98,7 @@ inline unsigned log2_of(std::size_t v) {
 template <class T = void>
 tma_latency_level tma_latency_at(std::size_t bytes, const tma_latency_options& o,
                                  const std::string& level) {
-  const gen::chase_ring ring(bytes, o.stride);
+  const gen::chase_ring ring(bytes, o.stride, 1, 1, /*zero_fill=*/true);  // 16-byte copies
   const auto map = chase_tensor_map(ring);
   chase_latency_options co;
   co.run = o.run;

@@ -106,8 +106,11 @@ class chase_ring {
  public:
   /// `bytes` is rounded down to a multiple of stride x rings. `stride` (bytes between nodes)
   /// is a multiple of 8: 128 = one L1/L2 line; 4 KiB, 64 KiB, 2 MiB expose TLB reach.
+  /// `zero_fill`: zero every byte before linking, for chases that copy whole nodes (TMA: a copy
+  /// of the node's other bytes would read uninitialised memory). Off by default: the memset's
+  /// writes of every line change the L2 state the other chases start from.
   explicit chase_ring(std::size_t bytes, std::size_t stride = 128, unsigned rings = 1,
-                      std::uint64_t seed = 1)
+                      std::uint64_t seed = 1, bool zero_fill = false)
       : stride_(stride), rings_(rings), seed_(seed) {
     require(
         stride >= 8 && stride % 8 == 0,
@@ -120,7 +123,7 @@ class chase_ring {
                                         " nodes of stride " + std::to_string(stride));
     const std::vector<std::uint32_t> next = chase_successors(nodes_, rings, seed);
     mem_ = device_buffer<std::uint64_t>(static_cast<std::size_t>(nodes_ * (stride / 8)));
-    mem_.zero();  // every byte defined: a chase that copies whole nodes (TMA) reads no garbage
+    if (zero_fill) mem_.zero();
     device_buffer<std::uint32_t> d_next(next.size());
     d_next.upload(next);
     const std::uint64_t blocks = std::min<std::uint64_t>((nodes_ + 255) / 256, 4096);
@@ -150,7 +153,8 @@ class chase_ring {
     return (a - base) / stride_;
   }
   /// Reads the links back and turns them into node indices (for tests). Copies only the link
-  /// word of each node (a strided copy): the rest of a node is zero.
+  /// word of each node (a strided copy): the rest of a node is never written (unless
+  /// zero_fill), and copying it would read uninitialised device memory (initcheck says so).
   std::vector<std::uint32_t> successors_on_device() const {
     std::vector<std::uint64_t> words(static_cast<std::size_t>(nodes_));
     CUPROBE_CHECK(cudaMemcpy2D(words.data(), 8, mem_.data(), stride_, 8,
