@@ -28,6 +28,7 @@
 #include "cuprobe/ptx/timer.cuh"
 #include "cuprobe/ptx/wgmma.cuh"
 
+#include "cuprobe/model/access.cuh"
 #include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/littles_law.cuh"
 #include "cuprobe/model/memory.cuh"

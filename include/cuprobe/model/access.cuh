@@ -1,0 +1,113 @@
+// cuprobe/model/access.cuh: the sector model of one warp's global access (issue "Access patterns
+// explained by sectors"): for a pattern of 32 lanes, the 32-byte sectors and 128-byte lines the
+// request touches and the fraction of the fetched bytes the lanes use.
+//
+//   cuprobe::model::access_pattern p;  p.width = 4;  p.offset = 4;     // misaligned by 4 bytes
+//   const auto s = cuprobe::model::warp_sectors(p);
+//   std::printf("%u sectors, %u lines, %.0f %% useful\n", s.sectors, s.lines,
+//               100 * s.useful_fraction());                           // 5 sectors, 2 lines, 80 %
+//
+// The shapes (the first seed's three ways a warp's request goes wrong, and their control):
+//   strided   lane l at offset + l x stride x width: stride 1 is coalesced, offset != 0
+//             misaligned, stride > 1 non-contiguous (only part of each sector is used);
+//   permuted  the 32 elements of the coalesced pattern, lanes shuffled by a fixed permutation
+//             (lane x 13 + seed mod 32: 13 is odd, so it is one): the same sectors as stride 1,
+//             which is the point (order within a warp does not matter);
+//   gather    the lanes spread over `lines` distinct 128-byte lines 4 KiB apart (lane l in line
+//             l mod lines, at slot l / lines of it): uncoalesced.
+// A sector or line counts once however many lanes touch it (the L1's coalescer merges them);
+// bytes a lane touches are [a, a + width). What ncu calls requests is one per warp instruction
+// here: the model counts sectors and lines, which l1tex__t_sectors_pipe_lsu_mem_global_op_ld
+// (per request) and the DRAM / L2 byte counters are compared with. Offsets are from a 128-byte
+// aligned base. Host and device (lane_offset is what a generator's kernel computes).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "cuprobe/core/error.cuh"
+
+namespace cuprobe::model {
+
+inline constexpr unsigned warp_lanes = 32;
+inline constexpr unsigned sector_bytes = 32;
+inline constexpr unsigned line_bytes = 128;
+/// Distance between the lines of a gather (one small page: no two share a line or a sector).
+inline constexpr std::uint64_t gather_line_distance = 4096;
+
+enum class access_shape { strided, permuted, gather };
+inline const char* to_string(access_shape s) {
+  return s == access_shape::strided    ? "strided"
+         : s == access_shape::permuted ? "permuted"
+                                       : "gather";
+}
+
+struct access_pattern {
+  unsigned width = 4;        ///< bytes per lane: 1, 2, 4, 8 or 16
+  std::uint64_t offset = 0;  ///< bytes from a 128-byte aligned base, a multiple of width
+  unsigned stride = 1;       ///< strided: elements between consecutive lanes, 1 .. 32
+  access_shape shape = access_shape::strided;
+  unsigned lines = 1;  ///< gather: distinct lines, 1 .. 32, with ceil(32 / lines) x width <= 128
+  unsigned seed = 0;   ///< permuted: which permutation (lane x 13 + seed mod 32)
+
+  /// Byte offset of lane `lane` (0 .. 31).
+  __host__ __device__ constexpr std::uint64_t lane_offset(unsigned lane) const {
+    switch (shape) {
+      case access_shape::permuted:
+        return offset + std::uint64_t((lane * 13u + seed) % warp_lanes) * width;
+      case access_shape::gather:
+        return offset + std::uint64_t(lane % lines) * gather_line_distance +
+               std::uint64_t(lane / lines) * width;
+      default:
+        return offset + std::uint64_t(lane) * stride * width;
+    }
+  }
+
+  /// Throws cuprobe::error naming the field that is out of range.
+  void validate() const {
+    require(width == 1 || width == 2 || width == 4 || width == 8 || width == 16,
+            "access_pattern: width is " + std::to_string(width) + "; it must be 1, 2, 4, 8 or 16");
+    require(offset % width == 0, "access_pattern: offset " + std::to_string(offset) +
+                                     " is not a multiple of the width " + std::to_string(width) +
+                                     " (a lane's access must be naturally aligned)");
+    require(stride >= 1 && stride <= 32,
+            "access_pattern: stride is " + std::to_string(stride) + "; it must be 1 .. 32");
+    require(lines >= 1 && lines <= warp_lanes,
+            "access_pattern: lines is " + std::to_string(lines) + "; it must be 1 .. 32");
+    const unsigned per_line = (warp_lanes + lines - 1) / lines;
+    require(shape != access_shape::gather || per_line * width <= line_bytes,
+            "access_pattern: a gather over " + std::to_string(lines) + " lines puts " +
+                std::to_string(per_line) + " lanes of " + std::to_string(width) +
+                " bytes in each, more than a 128-byte line");
+  }
+};
+
+/// What one warp request of a pattern touches.
+struct sector_count {
+  unsigned sectors = 0;       ///< distinct 32-byte sectors
+  unsigned lines = 0;         ///< distinct 128-byte lines
+  unsigned useful_bytes = 0;  ///< 32 x width: what the lanes asked for
+  double useful_fraction() const { return double(useful_bytes) / (double(sectors) * sector_bytes); }
+  double sectors_per_request() const { return sectors; }
+};
+
+/// The sectors and lines of one warp request of `p` (validated first).
+inline sector_count warp_sectors(const access_pattern& p) {
+  p.validate();
+  std::set<std::uint64_t> sectors, lines;
+  for (unsigned l = 0; l < warp_lanes; ++l) {
+    const std::uint64_t a = p.lane_offset(l);
+    for (std::uint64_t b = a; b < a + p.width; ++b) {
+      sectors.insert(b / sector_bytes);
+      lines.insert(b / line_bytes);
+    }
+  }
+  sector_count c;
+  c.sectors = static_cast<unsigned>(sectors.size());
+  c.lines = static_cast<unsigned>(lines.size());
+  c.useful_bytes = warp_lanes * p.width;
+  return c;
+}
+
+}  // namespace cuprobe::model

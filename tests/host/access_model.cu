@@ -1,0 +1,106 @@
+// host tier: model/access.cuh, the sector model of one warp's request, on hand-worked cases
+// (each case's sectors, lines and useful fraction worked out in its comment), the three shapes,
+// and the refusals of patterns that cannot be issued.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cuprobe/model/access.cuh>
+
+#include <set>
+
+using cuprobe::model::access_pattern;
+using cuprobe::model::access_shape;
+using cuprobe::model::warp_sectors;
+using doctest::Contains;
+
+namespace {
+access_pattern strided(unsigned width, std::uint64_t offset, unsigned stride) {
+  access_pattern p;
+  p.width = width;
+  p.offset = offset;
+  p.stride = stride;
+  return p;
+}
+void expect(const access_pattern& p, unsigned sectors, unsigned lines, double useful) {
+  const auto c = warp_sectors(p);
+  CHECK(c.sectors == sectors);
+  CHECK(c.lines == lines);
+  CHECK(c.useful_bytes == 32 * p.width);
+  CHECK(c.useful_fraction() == doctest::Approx(useful));
+}
+}  // namespace
+
+TEST_CASE("strided patterns: coalesced, misaligned, non-contiguous") {
+  // 32 x 4 B from 0: bytes [0, 128) = sectors 0..3, line 0, all used.
+  expect(strided(4, 0, 1), 4, 1, 1.0);
+  // From 4: bytes [4, 132) = sectors 0..4, lines 0..1; 128 of 160 bytes used.
+  expect(strided(4, 4, 1), 5, 2, 128.0 / 160);
+  // From 124: [124, 252) = sectors 3..7, lines 0..1.
+  expect(strided(4, 124, 1), 5, 2, 128.0 / 160);
+  // Stride 2: lanes 8 B apart over [0, 256): 4 lanes per sector, 8 sectors, 2 lines, half used.
+  expect(strided(4, 0, 2), 8, 2, 0.5);
+  // Stride 8: lanes 32 B apart: one lane per sector, 32 sectors over 8 lines, 4 of 32 B used.
+  expect(strided(4, 0, 8), 32, 8, 0.125);
+  // Stride 32: lanes 128 B apart: one lane per line, 32 sectors, 32 lines.
+  expect(strided(4, 0, 32), 32, 32, 0.125);
+  // 16 B per lane: [0, 512) = 16 sectors, 4 lines, all used; from 16: [16, 528) = 17 and 5.
+  expect(strided(16, 0, 1), 16, 4, 1.0);
+  expect(strided(16, 16, 1), 17, 5, 512.0 / 544);
+  // 8 B, stride 4: lanes 32 B apart, 8 of each sector used: 32 sectors, 8 lines.
+  expect(strided(8, 0, 4), 32, 8, 0.25);
+  // 1 B per lane: [0, 32) is one sector; from 31: [31, 63) is two.
+  expect(strided(1, 0, 1), 1, 1, 1.0);
+  expect(strided(1, 31, 1), 2, 1, 0.5);
+  // 2 B, from 126: [126, 190) = sectors 3..5, lines 0..1.
+  expect(strided(2, 126, 1), 3, 2, 64.0 / 96);
+}
+
+TEST_CASE("a permutation within the warp touches the coalesced pattern's sectors") {
+  for (unsigned seed : {0u, 1u, 7u, 31u})
+    for (unsigned w : {1u, 4u, 16u}) {
+      access_pattern p = strided(w, 0, 1);
+      p.shape = access_shape::permuted;
+      p.seed = seed;
+      std::set<std::uint64_t> offsets;
+      for (unsigned l = 0; l < 32; ++l) offsets.insert(p.lane_offset(l));
+      CHECK(offsets.size() == 32);  // a permutation: every element once
+      const auto c = warp_sectors(p), d = warp_sectors(strided(w, 0, 1));
+      CHECK(c.sectors == d.sectors);
+      CHECK(c.lines == d.lines);
+    }
+}
+
+TEST_CASE("a gather over k lines touches k lines and one sector per 32 B of each") {
+  access_pattern p = strided(4, 0, 1);
+  p.shape = access_shape::gather;
+  // 4 lines, 8 lanes of 4 B in each: 32 B per line = one sector each.
+  p.lines = 4;
+  expect(p, 4, 4, 1.0);
+  // 32 lines, one lane each: 32 sectors, 4 of 32 bytes used.
+  p.lines = 32;
+  expect(p, 32, 32, 0.125);
+  // 2 lines of 16 lanes x 4 B = 64 B each: 2 sectors per line.
+  p.lines = 2;
+  expect(p, 4, 2, 1.0);
+  // 16 B lanes over 4 lines: 8 lanes x 16 B = 128 B, a whole line each.
+  p.width = 16;
+  p.lines = 4;
+  expect(p, 16, 4, 1.0);
+}
+
+TEST_CASE("patterns that cannot be issued are refused, naming the field") {
+  auto refused = [](access_pattern p, const char* words) {
+    CAPTURE(words);
+    CHECK_THROWS_WITH_AS(warp_sectors(p), Contains(words), cuprobe::error);
+  };
+  refused(strided(3, 0, 1), "width is 3");
+  refused(strided(4, 2, 1), "offset 2 is not a multiple of the width 4");
+  refused(strided(4, 0, 0), "stride is 0");
+  refused(strided(4, 0, 33), "stride is 33");
+  access_pattern g = strided(16, 0, 1);
+  g.shape = access_shape::gather;
+  g.lines = 2;  // 16 lanes x 16 B = 256 B per line
+  refused(g, "more than a 128-byte line");
+  g.lines = 0;
+  refused(g, "lines is 0");
+}
