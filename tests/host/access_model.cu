@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cuprobe/gen/access.cuh>
 #include <cuprobe/model/access.cuh>
 
 #include <set>
@@ -103,4 +104,17 @@ TEST_CASE("patterns that cannot be issued are refused, naming the field") {
   refused(g, "more than a 128-byte line");
   g.lines = 0;
   refused(g, "lines is 0");
+}
+
+TEST_CASE("gen::access_region_bytes: the pattern's span rounded up to a line") {
+  using cuprobe::gen::access_region_bytes;
+  CHECK(access_region_bytes(strided(4, 0, 1)) == 128);    // [0, 128)
+  CHECK(access_region_bytes(strided(4, 4, 1)) == 256);    // [4, 132)
+  CHECK(access_region_bytes(strided(1, 0, 1)) == 128);    // [0, 32)
+  CHECK(access_region_bytes(strided(4, 0, 32)) == 4096);  // last lane at 31 x 128, 4 bytes
+  CHECK(access_region_bytes(strided(16, 0, 2)) == 1024);  // last lane at 31 x 32, 16 bytes
+  access_pattern g = strided(4, 0, 1);
+  g.shape = access_shape::gather;
+  g.lines = 4;  // last lane: line 3 (3 x 4096), slot 7 (28 bytes), 4 bytes: 12320 -> 12416
+  CHECK(access_region_bytes(g) == 12416);
 }

@@ -1,0 +1,14 @@
+// SASS probes for gen/access.cuh (tests/areas/access.cmake): one load of the element's width
+// per region (and one store for the copies), inside the region loop, no local memory.
+#include <cuprobe/gen/access.cuh>
+
+#include <cstdint>
+
+namespace g = cuprobe::gen;
+template __global__ void g::access_kernel<std::uint8_t, false>(g::access_args);
+template __global__ void g::access_kernel<std::uint16_t, false>(g::access_args);
+template __global__ void g::access_kernel<std::uint32_t, false>(g::access_args);
+template __global__ void g::access_kernel<std::uint64_t, false>(g::access_args);
+template __global__ void g::access_kernel<uint4, false>(g::access_args);
+template __global__ void g::access_kernel<std::uint32_t, true>(g::access_args);
+template __global__ void g::access_kernel<uint4, true>(g::access_args);
