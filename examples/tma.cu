@@ -15,6 +15,7 @@
 #include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
+#include <optional>
 
 namespace ex = cuprobe::experiments;
 namespace gen = cuprobe::gen;
@@ -115,24 +116,21 @@ int main(int argc, char** argv) {
                 cuprobe::fmt_bytes(double(st.array_bytes)).c_str(), so.run.stop.max_samples);
     s.print();
     for (const auto& why : st.skipped) std::printf("skipped: %s\n", why.c_str());
-    if (st.read_peer && !st.loads.empty()) {
-      const auto& b = st.best_load();
-      std::printf(
-          "\nbest TMA load  %.2f TB/s (%s) = %.3f x the ld.global read stream (%.2f TB/s, %s)\n",
-          b.gb_per_s() / 1e3, b.params.at("case").as_string().c_str(),
-          b.gb_per_s() / st.read_peer->gb_per_s(), st.read_peer->gb_per_s() / 1e3,
-          st.read_peer->params.at("case").as_string().c_str());
-      res.add(*st.read_peer);
-    }
-    if (st.write_peer && !st.stores.empty()) {
-      const auto& b = st.best_store();
-      std::printf(
-          "best TMA store %.2f TB/s (%s) = %.3f x the st.global write stream (%.2f TB/s, %s)\n",
-          b.gb_per_s() / 1e3, b.params.at("case").as_string().c_str(),
-          b.gb_per_s() / st.write_peer->gb_per_s(), st.write_peer->gb_per_s() / 1e3,
-          st.write_peer->params.at("case").as_string().c_str());
-      res.add(*st.write_peer);
-    }
+    // The best TMA point of a direction against the plain stream of the same size.
+    const auto versus = [&](const char* what, const cuprobe::measurement* best,
+                            const std::optional<cuprobe::measurement>& peer,
+                            const char* peer_what) {
+      if (!best || !peer) return;
+      std::printf("best TMA %-5s %.2f TB/s (%s) = %.3f x the %s stream (%.2f TB/s, %s)\n", what,
+                  best->gb_per_s() / 1e3, best->params.at("case").as_string().c_str(),
+                  best->gb_per_s() / peer->gb_per_s(), peer_what, peer->gb_per_s() / 1e3,
+                  peer->params.at("case").as_string().c_str());
+      res.add(*peer);
+    };
+    std::printf("\n");
+    versus("load", st.loads.empty() ? nullptr : &st.best_load(), st.read_peer, "ld.global read");
+    versus("store", st.stores.empty() ? nullptr : &st.best_store(), st.write_peer,
+           "st.global write");
     res.extra("tma")["sm_clock_mhz"] = mhz;
     res.write(cli);
     return 0;
