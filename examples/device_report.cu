@@ -3,17 +3,20 @@
 //   build/h200/examples/device_report --summary docs/results/h200/summary.json
 //
 // Sections: the device (device_info), its environment now (NVML), the timers (overheads,
-// resolution, effective SM clock), compute (FP32 FMA peak and latencies) and memory (DRAM
-// bandwidth, the latency ladder, L2 bandwidth) and Hopper (TMA latency and streams, distributed
-// shared memory). The headline numbers go to --summary (schema
-// cuprobe.summary/1), written by this program only; --json keeps every measurement behind them.
-// The sections are short versions of examples/timers, fma_throughput, instruction_table,
-// dram_bandwidth, latency_ladder and cache_bandwidth, through the same experiments/ functions.
+// resolution, effective SM clock), compute (FP32 FMA peak and latencies; the tensor cores: one
+// short bf16 wgmma throughput, examples/wgmma has the rest) and memory (DRAM bandwidth, the
+// latency ladder, L2 bandwidth) and Hopper (TMA latency and streams, distributed shared memory).
+// The headline numbers go to --summary (schema cuprobe.summary/1), written by this program only;
+// --json keeps every measurement behind them. The sections are short versions of examples/timers,
+// fma_throughput, instruction_table, dram_bandwidth, latency_ladder and cache_bandwidth, through
+// the same experiments/ functions.
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
 // the DRAM figures are then flagged cache_resident and are not DRAM figures).
 #include <cuprobe/cuprobe.cuh>
+#include <cuprobe/experiments/wgmma.cuh>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -92,6 +95,41 @@ double report_timers(cuprobe::summary_file& sum, bool quick) {
   return mhz;
 }
 
+/// The tensor-core line (sm_90): bf16 m64n256k16 SS wgmma, zero operands, ~7 ms launches, the
+/// better of 1 and 2 warpgroups per SM, at the clock measured in the kernel (examples/wgmma has
+/// the sweeps, the sustained run and the other types).
+void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                   cuprobe::summary_file& sum, cuprobe::results& res) {
+  namespace ex = cuprobe::experiments;
+  if (d.sm() != 90) {
+    std::printf("WGMMA bf16          not measured: wgmma exists on sm_90 only (this is sm_%d)\n",
+                d.sm());
+    return;
+  }
+  using C = cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::bf16, 256>;
+  std::optional<ex::wgmma_throughput_result> best;
+  for (unsigned w : {1u, 2u}) {
+    ex::wgmma_throughput_options o;
+    o.warpgroups = w;
+    o.target_ms = cli.small ? 0.2 : 7;
+    o.run = cli.run_options();
+    o.run.warmup = 1;
+    o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 3));
+    auto r = ex::wgmma_throughput<C>(d, o);
+    cuprobe::require(r.check.ok, "wgmma validation failed: " + r.check.message);
+    res.add(r.m);
+    if (!best || r.tflops > best->tflops) best = std::move(r);
+  }
+  std::printf(
+      "WGMMA bf16          %.1f TFLOP/s = %.1f %% of peak at the in-kernel clock %.0f MHz "
+      "(m64n256k16 SS, zero operands, %u warpgroup(s)/SM, %.1f ms launches)\n",
+      best->tflops, 100 * best->fraction_of_peak.value_or(0), best->clock.median_mhz,
+      best->warpgroups, best->run_ms);
+  sum.set("tensor.bf16.tflops", best->tflops);
+  if (best->fraction_of_peak) sum.set("tensor.bf16.fraction_of_peak", *best->fraction_of_peak);
+  sum.set("tensor.bf16.clock_mhz", best->clock.median_mhz);
+}
+
 void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
                     cuprobe::summary_file& sum, cuprobe::results& res) {
   section("compute");
@@ -132,6 +170,7 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
   lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
   lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
+  report_tensor(d, cli, sum, res);
 }
 
 void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
@@ -287,14 +326,16 @@ void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
   so.run = cli.run_options();
   so.run.warmup = cli.small ? 1 : 2;
   so.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
-  so.copy_bytes = {8192, 16384, 32768};
+  so.copy_bytes = {4096, 8192, 16384, 32768};
   so.stages = {2, 4, 8};
   so.ctas_per_sm = {1, 2};
+  so.store_issuers = {1, 2};  // the best store point of examples/tma --explore 2 had 2 issuers
   if (cli.quick) so.copies = {cuprobe::gen::tma_copy::bulk};
   if (cli.small) {
     so.copy_bytes = {8192};
     so.stages = {2};
     so.ctas_per_sm = {1};
+    so.store_issuers = {1};
     so.array_bytes = std::uint64_t(8) << 20;
   }
   const auto st = ex::tma_streams(d, so, [](const std::string&) {});

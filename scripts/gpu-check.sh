@@ -70,7 +70,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi
@@ -85,6 +85,8 @@ if [ "$mode" != sanitize ]; then
     case "$e" in
       device_report) args=("${flag[@]}" --summary summary.json --json device_report.json) ;;
       timers) args+=(--markdown timers.md) ;;
+      wgmma) args+=(--summary wgmma_summary.json) ;;
+      gemm) args+=(--summary gemm_summary.json) ;;
     esac
     # shellcheck disable=SC2206
     [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
@@ -143,8 +145,12 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
     # anyway; the tests' planted ones (an allocation too large, refused tensor maps and
     # cluster shapes) would otherwise count as errors.
     local extra=(); [ "$tool" = memcheck ] && extra=(--report-api-errors no)
+    # examples/gemm runs cuBLASLt beside its own kernel; racecheck reports WAR hazards inside
+    # cuBLASLt's kernels (nvjet_*), and with --kernel-name kns=gemm_kernel the sanitizer crashed
+    # in cuBLASLt (both seen on the H200): racecheck runs gemm without the peer (--peer 0).
+    local args=("${@:2}"); [ "$tool" = racecheck ] && [ "$name" = gemm ] && args+=(--peer 0)
     (cd "$sdir" && CUPROBE_UNDER_SANITIZER=1 timeout "${CUPROBE_SANITIZE_LIMIT:-240}" \
-      "$san" --tool "$tool" "${extra[@]}" --print-limit 20 "$root/$1" "${@:2}" > "$out" 2>&1)
+      "$san" --tool "$tool" "${extra[@]}" --print-limit 20 "$root/$1" "${args[@]}" > "$out" 2>&1)
     local rc=$?
     local n; n="$(grep -oE "ERROR SUMMARY: [0-9]+" "$out" | tail -1 | grep -oE "[0-9]+$")"
     # racecheck ends with "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)":

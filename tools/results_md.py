@@ -31,8 +31,23 @@ TARGETS = {  # key: (comparison, value, source)
     "dram.copy.tbps": (">=", 4.2, "issue 5"),
     "tma.load.vs_ld": (">=", 0.95, "issue 12"),
     "tma.store.vs_st": (">=", 0.95, "issue 12"),
+    "wgmma.bf16.fraction_of_peak": (">=", 0.95, "issue 13"),
+    "wgmma.bf16.tflops": (">=", 966, "issue 13"),
+    "wgmma.tf32.tflops": (">=", 480, "issue 13"),
+    "wgmma.e4m3.tflops": (">=", 1900, "issue 13"),
+    "gemm.bf16.8192.vs_cublas": (">=", 1.0, "issue 13"),
+    "gemm.bf16.4096.vs_cublas": (">=", 1.0, "issue 13"),
 }
 UNITS = {
+    # wgmma (examples/wgmma --summary wgmma_summary.json, merged below) and device_report's line
+    **{f"wgmma.{k}.{m}": u for k in ("bf16", "bf16.zero", "bf16.random", "bf16.sustained",
+                                     "bf16.sustained.random", "tf32", "e4m3", "bf16.sparse")
+       for m, u in (("tflops", "TFLOP/s"), ("clock_mhz", "MHz"), ("run_ms", "ms"),
+                    ("power_w", "W"))},
+    "wgmma.bf16.fraction_of_peak": "of peak", "wgmma.clock_mhz": "MHz",
+    "wgmma.bf16.latency_cycles": "cycles", "wgmma.bf16.sparse_vs_dense": "ratio",
+    "tensor.bf16.tflops": "TFLOP/s", "tensor.bf16.fraction_of_peak": "of peak",
+    "tensor.bf16.clock_mhz": "MHz",
     "timer.clock.overhead_cycles": "cycles", "timer.clock64.overhead_cycles": "cycles",
     "timer.globaltimer.tick_ns": "ns", "timer.event.resolution_us": "us",
     "clock.sm.effective_mhz": "MHz", "clock.sm.nvml_mhz": "MHz", "fma.f32.tflops": "TFLOP/s",
@@ -45,7 +60,12 @@ UNITS = {
     "tma.store.vs_st": "ratio", "tma.latency.l2.cycles": "cycles",
     "tma.latency.dram.cycles": "cycles", "tma.latency.l2.minus_ld_cycles": "cycles",
     "tma.latency.dram.minus_ld_cycles": "cycles", "dsm.latency.cycles": "cycles",
-    "dsm.read.tbps": "TB/s",
+    "dsm.read.tbps": "TB/s", "tma.multicast.delivered_tbps": "TB/s",
+    "tma.multicast.dram_tbps": "TB/s", "tma.multicast.cluster_size": "CTAs",
+    # examples/gemm --summary gemm_summary.json (merged below)
+    **{f"gemm.bf16.{n}.{m}": u for n in ("4096", "8192", "8192x8192x2048")
+       for m, u in (("vs_cublas", "ratio"), ("tflops", "TFLOP/s"), ("cublas_tflops", "TFLOP/s"),
+                    ("overlap_vs_max", "ratio"))},
 }
 
 
@@ -349,6 +369,17 @@ def main(argv=None):
         for line in bad:
             print(line, file=sys.stderr)
         return 1
+    # Examples that write their own headline file (examples/wgmma: wgmma_summary.json) join the
+    # table; summary.json's keys win.
+    merged = []
+    for f in sorted(x for x in os.listdir(d) if x.endswith("_summary.json")):
+        e, e_reason = schema.load_checked(os.path.join(d, f), schema.SUMMARY_SCHEMAS)
+        if e_reason:
+            bad.append(f"{os.path.join(d, f)}: {e_reason}")
+            continue
+        for k, v in e["metrics"].items():
+            s["metrics"].setdefault(k, v)
+        merged.append(f"[{f}]({f}) (`{e['command']}`)")
     md = [f"# Results: {s['device']['name']}\n",
           f"Made by `scripts/gpu-check.sh full` on the lent GPU at commit `{s['commit']}` on {s['date']}; "
           "this page by `tools/results_md.py` from the files beside it. Every figure below is read "
@@ -356,7 +387,7 @@ def main(argv=None):
           "power, temperature, throttle reasons) and the flags; its .txt holds its console output.\n",
           device_line(s["device"]),
           "## Headline metrics (summary.json, from device_report)\n", section_summary(s),
-          f"\nCommand: `{s['command']}`.\n"]
+          f"\nCommand: `{s['command']}`." + (f" Also from {', '.join(merged)}." if merged else "") + "\n"]
     for f, title, fn in PARTS:
         if f not in docs:
             continue

@@ -27,6 +27,8 @@
 #include "cuprobe/ptx/shared.cuh"
 #include "cuprobe/ptx/timer.cuh"
 #include "cuprobe/ptx/wgmma.cuh"
+#include "cuprobe/ptx/barrier.cuh"
+#include "cuprobe/ptx/matrix.cuh"
 
 #include "cuprobe/model/access.cuh"
 #include "cuprobe/model/curve.cuh"
@@ -45,6 +47,7 @@
 #include "cuprobe/gen/smem_bw.cuh"
 #include "cuprobe/gen/stream.cuh"
 #include "cuprobe/gen/tma.cuh"
+#include "cuprobe/gen/tma_multicast.cuh"
 
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
@@ -63,6 +66,9 @@
 #include "cuprobe/hopper/cluster.cuh"
 #include "cuprobe/hopper/smem.cuh"
 #include "cuprobe/hopper/tensor_map.cuh"
+#include "cuprobe/hopper/epilogue.cuh"
+#include "cuprobe/hopper/pipeline.cuh"
+#include "cuprobe/hopper/tile_scheduler.cuh"
 
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"
@@ -82,3 +88,4 @@
 #include "cuprobe/experiments/shared_memory.cuh"
 #include "cuprobe/experiments/timers.cuh"
 #include "cuprobe/experiments/tma.cuh"
+#include "cuprobe/experiments/tma_multicast.cuh"

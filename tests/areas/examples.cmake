@@ -5,7 +5,7 @@ if(NOT CUPROBE_BUILD_EXAMPLES)
   return()
 endif()
 set(_cuprobe_examples device_report timers fma_throughput instruction_table latency_ladder
-    dram_bandwidth cache_bandwidth memory_ordering tma dsm)
+    dram_bandwidth cache_bandwidth memory_ordering tma dsm gemm)
 
 # cuprobe_example_refusal(<example> <test suffix> <expected stderr regex> <args>...)
 function(cuprobe_example_refusal example suffix expect)
@@ -29,7 +29,11 @@ endforeach()
 cuprobe_example_refusal(cache_bandwidth explore_range "--explore is 3, outside its range"
                         --explore 3)
 cuprobe_example_refusal(cache_bandwidth explore_not_integer "--explore expects" --explore 1.5)
-cuprobe_example_refusal(tma explore_range "--explore is 2, outside its range" --explore 2)
+cuprobe_example_refusal(tma explore_range "--explore is 3, outside its range" --explore 3)
+cuprobe_example_refusal(tma only_unknown "--only takes latency, streams, multicast or all, got 'bogus'"
+                        --only bogus)
+cuprobe_example_refusal(tma summary_unwritable "--summary.*/no/such/dir/s.json"
+                        --summary /no/such/dir/s.json)
 cuprobe_example_refusal(device_report summary_unwritable "--summary.*/no/such/dir/s.json"
                         --summary /no/such/dir/s.json)
 cuprobe_example_refusal(timers markdown_unwritable "--markdown.*/no/such/dir/t.md"

@@ -1,10 +1,14 @@
-# tma area: gen/tma.cuh (TMA stream kernels, chase functors) and experiments/tma.cuh (latency
-# and stream bandwidth beside ld/st). Host tests (options, kernel choice, checksum), a gpu test
-# (small runs on an sm_90 GPU, every output validated) and sass tests (sm_90a).
+# tma area: gen/tma.cuh (TMA stream kernels, chase functors), gen/tma_multicast.cuh (the cluster
+# multicast stream), experiments/tma.cuh and experiments/tma_multicast.cuh (latency, stream
+# bandwidth beside ld/st, multicast). Host tests (options, kernel choice, checksum, sizes), gpu
+# tests (small runs on an sm_90 GPU, every output validated; the multicast kernel's debug trap
+# in a child process) and sass tests (sm_90a).
 cuprobe_host_test(tma)
 cuprobe_gpu_test(tma)
 set_tests_properties(host.tma PROPERTIES LABELS "host;tma")
 set_tests_properties(gpu.gpu_tma PROPERTIES TIMEOUT 600 LABELS "gpu;tma")
+cuprobe_gpu_test(tma_death)
+set_tests_properties(gpu.gpu_tma_death PROPERTIES TIMEOUT 300 LABELS "gpu;tma")
 
 # SASS (release): the load streams issue one copy of their kind (UBLKCP.S.G for cp.async.bulk,
 # UTMALDG.2D for the tensor copy) and the consumers read with LDS.128 inside their loop; two
@@ -26,15 +30,18 @@ cuprobe_add_sass_test(tma_load_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
 cuprobe_add_sass_test(tma_load_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   FUNCTION "${_tma_load}1ELi4EE"
   CHECK "^UTMALDG\\.2D == 1" "!UBLKCP" "LDS\\.128 == 1" "!LDL|STL" LABELS tma)
+# The two bounds of the store variants: wait_group.read is DEPBAR.LE SB0, Stages - 1 alone;
+# wait_group (writes complete and visible to the issuer) adds CCTL.IVALL, as the final drain does.
 cuprobe_add_sass_test(tma_store_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   FUNCTION "${_tma_store}0ELi4EE"
-  CHECK "^UBLKCP\\.G\\.S == 2" "^UBLKCP\\.G\\.S .*desc\\[UR[0-9]+\\] == 1" "UTMACMDFLUSH == 1" "DEPBAR\\.LE SB0, 0x3 == 1"
-        "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!LDL|STL"
-  SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x0"
+  CHECK "^UBLKCP\\.G\\.S == 2" "^UBLKCP\\.G\\.S .*desc\\[UR[0-9]+\\] == 1" "UTMACMDFLUSH == 1" "DEPBAR\\.LE SB0, 0x3 == 2"
+        "CCTL\\.IVALL == 2" "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!LDL|STL"
+  SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x3" "CCTL\\.IVALL"
+           "DEPBAR\\.LE SB0, 0x0" "CCTL\\.IVALL"
   LABELS tma)
 cuprobe_add_sass_test(tma_store_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   FUNCTION "${_tma_store}1ELi8EE"
-  CHECK "^UTMASTG\\.2D == 1" "DEPBAR\\.LE SB0, 0x7 == 1" "!LDL|STL" LABELS tma)
+  CHECK "^UTMASTG\\.2D == 1" "DEPBAR\\.LE SB0, 0x7 == 2" "!LDL|STL" LABELS tma)
 # The chase functors: between the two clock reads, one copy per hop (the loop unrolled 4 x)
 # and its wait, and no global load of any kind.
 set(_tma_clock "CS2R.*SR_CLOCKLO")
@@ -48,3 +55,34 @@ cuprobe_add_sass_test(tma_chase_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   BETWEEN "${_tma_clock}" "${_tma_clock}"
   CHECK "^UTMALDG\\.2D >= 4" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 4" "!^LDG|^STG|UBLKCP"
   LABELS tma)
+
+# The multicast stream (gen/tma_multicast.cuh), clusters of 4, 4 stages: one multicast copy
+# (UBLKCP.S.G.MULTICAST) and no unicast one, the consumers' LDS.128, the relay warp's remote
+# arrive in its two forms (mapa + arrive.release.cluster or .relaxed.cluster, chosen at run time:
+# SYNCS.ARRIVE.TRANS64.RED twice) inside the first loop (per chunk, not hoisted), and exactly two
+# MEMBAR.ALL.GPU: the relay's cluster-scope release (the relaxed form has none) and the
+# final cluster barrier's (none per consumer thread: their arrivals are release.cta). Two cluster
+# barriers: after the barrier inits (before any peer is touched) and at the end (teardown).
+set(_tma_mcast "tma_multicast_stream_kernelILi")
+cuprobe_add_sass_test(tma_multicast SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_mcast}4ELi4ELb1EE"
+  CHECK "^UBLKCP\\.S\\.G\\.MULTICAST == 1" "!^UBLKCP\\.S\\.G[ ]" "!UTMALDG" "LDS\\.128 == 1"
+        "SYNCS\\.ARRIVE\\.TRANS64\\.RED == 2" "MEMBAR\\.ALL\\.GPU == 2" "UCGABAR_ARV == 2"
+        "UCGABAR_WAIT == 2" "!LDL|STL"
+  SEQUENCE "SYNCS\\.EXCH\\.64" "UCGABAR_ARV" "UCGABAR_WAIT" "SYNCS\\.ARRIVE\\.TRANS64\\.RED"
+           "UBLKCP\\.S\\.G\\.MULTICAST" "LDS\\.128" "UCGABAR_ARV" "UCGABAR_WAIT"
+  INSIDE_LOOP "SYNCS\\.ARRIVE\\.TRANS64\\.RED" LABELS tma)
+# Its non-multicast twin: a unicast copy of the whole chunk, no remote arrive.
+cuprobe_add_sass_test(tma_multicast_per_cta SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_mcast}4ELi4ELb0EE"
+  CHECK "^UBLKCP\\.S\\.G[ ] == 1" "!MULTICAST" "!SYNCS\\.ARRIVE\\.TRANS64\\.RED" "LDS\\.128 == 1"
+        "UCGABAR_ARV == 2" "!LDL|STL" LABELS tma)
+# Clusters of 1: the multicast instruction with a one-CTA mask, and no cluster machinery at all.
+cuprobe_add_sass_test(tma_multicast_cluster1 SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "${_tma_mcast}2ELi1ELb1EE"
+  CHECK "^UBLKCP\\.S\\.G\\.MULTICAST == 1" "!UCGABAR" "!SYNCS\\.ARRIVE\\.TRANS64\\.RED"
+        "!MEMBAR\\.ALL\\.GPU" "!LDL|STL" LABELS tma)
+# Debug build: the same copy, the kernel's own checks and the bounded waits (%globaltimer) trap.
+cuprobe_add_sass_test(tma_multicast_debug SOURCE ${_tma_probe} CONFIG Debug
+  FUNCTION "${_tma_mcast}4ELi4ELb1EE"
+  CHECK "^UBLKCP\\.S\\.G\\.MULTICAST == 1" "BPT\\.TRAP >= 4" "SR_GLOBALTIMERLO >= 2" LABELS tma)

@@ -1,4 +1,5 @@
-# wgmma area: ptx/wgmma.cuh (warpgroup MMA, sm_90a) and its parts in ptx/detail/wgmma_*.cuh.
+# wgmma area: ptx/wgmma.cuh (warpgroup MMA, sm_90a) and its parts in ptx/detail/wgmma_*.cuh;
+# the benchmark (gen/wgmma*.cuh, experiments/wgmma*.cuh, examples/wgmma) at the end of the file.
 # Host (descriptor, layouts, maps, sparse helper; illegal combinations), sass and gpu tests.
 cuprobe_host_test(wgmma)
 cuprobe_gpu_test(wgmma)
@@ -181,3 +182,112 @@ cuprobe_add_sass_test(wgmma_config_debug SOURCE ${_wgmma_ops} CONFIG Debug
 cuprobe_add_sass_test(wgmma_debug_config_same_mmas SOURCE ${_wgmma_ops} CONFIG Debug
   FUNCTION "^probe_bf16_n256$" CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "!LDL|STL"
   LABELS wgmma)
+
+# ---- The WGMMA benchmark: gen/wgmma.cuh, gen/wgmma_check.cuh, experiments/wgmma*.cuh. ----
+# Host: peak table, traits, loop trips, sizing, records, codecs, reference, refused options.
+# GPU: throughput >= 80 % of peak at the in-kernel clock (timing), random operands against the
+# fp64 reference, latency (tests/gpu/wgmma_bench.cu).
+cuprobe_host_test(wgmma_bench)
+cuprobe_gpu_test(wgmma_bench)
+set_tests_properties(host.wgmma_bench PROPERTIES LABELS "host;wgmma")
+set_tests_properties(gpu.gpu_wgmma_bench PROPERTIES TIMEOUT 600 LABELS "gpu;wgmma")
+set(_wgmma_bench "${CMAKE_CURRENT_SOURCE_DIR}/sass/wgmma_bench.cu")
+# Including the benchmark headers compiles for every target; instantiating the kernel for one
+# without sm_90a features is a compile error with ptx/wgmma.cuh's sentence.
+foreach(arch 75 80)
+  add_test(NAME host.wgmma_bench_header_compiles_sm${arch}
+    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
+            -Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror -DCUPROBE_INCLUDE_ONLY
+            "-I${PROJECT_SOURCE_DIR}/include"
+            -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_bench_header_${arch}.o" "${_wgmma_bench}")
+  set_tests_properties(host.wgmma_bench_header_compiles_sm${arch} PROPERTIES LABELS "host;wgmma")
+endforeach()
+foreach(arch 80 90)
+  add_test(NAME host.wgmma_bench_needs_sm90a_sm${arch}
+    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
+            "-I${PROJECT_SOURCE_DIR}/include"
+            -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_bench_sm${arch}.o" "${_wgmma_bench}")
+  set_tests_properties(host.wgmma_bench_needs_sm90a_sm${arch} PROPERTIES LABELS "host;wgmma"
+                       PASS_REGULAR_EXPRESSION "wgmma needs sm_90a")
+endforeach()
+
+# SASS (tests/sass/wgmma_bench.cu). _wgmma_bench(<probe> <function regex> <instruction> ...):
+#   _loop: between the first wgmma.fence (WARPGROUP.ARRIVE) and the barrier after the last wait,
+#          only the MMA loop: at least 4 of the instruction, no other MMA shape, no memory
+#          access, a loop branch, and the wait depth / group checks the caller adds (ARGN);
+#   _frame: the clocks around it (%clock64 and %globaltimer at entry, %clock64 after the operand
+#          fill and its barrier, both after the last wait and a barrier, then the stores), and
+#          no local memory in the whole kernel.
+# Both fail on ptxas's serialisation messages (C7509 .. C7519), as every SASS test does.
+function(_wgmma_bench probe fn inst)
+  cuprobe_add_sass_test(wgmma_bench_${probe}_loop SOURCE ${_wgmma_bench} FUNCTION "${fn}"
+    BETWEEN "^WARPGROUP\\.ARRIVE" "^BAR\\.SYNC"
+    CHECK "^${inst}(, gsb0)?$ >= 4" "BRA >= 1" "!LDG|STG|LDS|STS|LDL|STL|ATOM|RED\\.|^BAR|MEMBAR" ${ARGN}
+    LABELS wgmma)
+  set(clk "CS2R.*SR_CLOCKLO")
+  set(ns "CS2R.*SR_GLOBALTIMERLO")
+  cuprobe_add_sass_test(wgmma_bench_${probe}_frame SOURCE ${_wgmma_bench} FUNCTION "${fn}"
+    CHECK "!LDL|STL" "${clk} == 3" "${ns} == 2" "GMMA >= 4"
+    SEQUENCE "${clk}" "${ns}" "FENCE\\.VIEW\\.ASYNC\\.S" "^BAR\\.SYNC" "${clk}"
+             "^WARPGROUP\\.ARRIVE" "GMMA" "^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x0" "^BAR\\.SYNC"
+             "${clk}" "${ns}" "STG"
+    LABELS wgmma)
+endfunction()
+set(_d "R[0-9]+")                       # the accumulator (D = C) register
+set(_open "^[HQ]GMMA\\..*R[0-9]+$ >= 3")  # MMAs that do not close their group (no gsb0)
+set(_wait1 "^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x1 >= 1")
+set(_no_deeper "!^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x[2-7]")
+_wgmma_bench(bf16_n256 "^bench_bf16_n256$" "HGMMA\\.64x256x16\\.F32\\.BF16 ${_ss}, ${_d}"
+             "${_open}" "${_wait1}" "${_no_deeper}" "!QGMMA|GMMA\\.SP|HGMMA\\.64x[0-9]+x[0-9]+\\.F32 ")
+_wgmma_bench(bf16_n256_nowait "^bench_bf16_n256_nowait$"
+             "HGMMA\\.64x256x16\\.F32\\.BF16 ${_ss}, ${_d}" "${_open}"
+             "!^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x[1-7]" "^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x0 == 1")
+_wgmma_bench(bf16_n256_depth3 "^bench_bf16_n256_depth3$"
+             "HGMMA\\.64x256x16\\.F32\\.BF16 ${_ss}, ${_d}" "${_open}"
+             "^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x3 >= 1" "!^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x[12]")
+# The latency chain: every MMA closes its group and is waited for before the next.
+_wgmma_bench(bf16_n256_latency "^bench_bf16_n256_latency$"
+             "HGMMA\\.64x256x16\\.F32\\.BF16 ${_ss}, ${_d}, gsb0" "!^[HQ]GMMA\\..*R[0-9]+$"
+             "!^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x[1-7]" "^WARPGROUP\\.DEPBAR\\.LE gsb0, 0x0 >= 4")
+_wgmma_bench(f16_n256 "^bench_f16_n256$" "HGMMA\\.64x256x16\\.F32 ${_ss}, ${_d}" "${_open}"
+             "${_wait1}" "!BF16")
+_wgmma_bench(tf32_n256 "^bench_tf32_n256$" "HGMMA\\.64x256x8\\.F32\\.TF32 ${_ss}, ${_d}" "${_open}"
+             "${_wait1}")
+_wgmma_bench(e4m3_n256 "^bench_e4m3_n256$" "QGMMA\\.64x256x32\\.F32\\.E4M3\\.E4M3 ${_ss}, ${_d}"
+             "${_open}" "${_wait1}")
+_wgmma_bench(e5m2_n256 "^bench_e5m2_n256$" "QGMMA\\.64x256x32\\.F32\\.E5M2\\.E5M2 ${_ss}, ${_d}"
+             "${_open}" "${_wait1}")
+_wgmma_bench(bf16_n64 "^bench_bf16_n64$" "HGMMA\\.64x64x16\\.F32\\.BF16 ${_ss}, ${_d}" "${_open}"
+             "${_wait1}")
+# Sparse: the metadata register last (and the selector, 0, for 16-bit types).
+_wgmma_bench(bf16_n256_sparse "^bench_bf16_n256_sparse$"
+             "HGMMA\\.SP\\.64x256x32\\.F32\\.BF16 ${_ss}, ${_d}, R[0-9]+, 0x0"
+             "^HGMMA\\.SP.*0x0$ >= 3" "${_wait1}")
+_wgmma_bench(e4m3_n256_sparse "^bench_e4m3_n256_sparse$"
+             "QGMMA\\.SP\\.64x256x64\\.F32\\.E4M3\\.E4M3 ${_ss}, ${_d}, R[0-9]+" "${_open}" "${_wait1}")
+# RS, N = 256: the library's kernel template with its launch bound of two warpgroups.
+set(_rs_kernel "_ZN7cuprobe3gen18wgmma_bench_kernelINS0_11wgmma_benchINS_3ptx5wgmma4bf16ELi256ELb1E")
+_wgmma_bench(bf16_n256_rs "^${_rs_kernel}Lb0E" "HGMMA\\.64x256x16\\.F32\\.BF16 ${_rs}, ${_d}"
+             "${_open}" "${_wait1}")
+_wgmma_bench(bf16_n256_rs_sparse "^${_rs_kernel}Lb1E"
+             "HGMMA\\.SP\\.64x256x32\\.F32\\.BF16 ${_rs}, ${_d}, R[0-9]+, 0x0" "${_wait1}")
+# Every kernel examples/wgmma instantiates (each N of --full, RS, sparse, every in-flight
+# configuration) compiles without local memory and unserialised (the compile-log check).
+cuprobe_add_sass_test(wgmma_example_kernels SOURCE "${PROJECT_SOURCE_DIR}/examples/wgmma.cu"
+  FUNCTION "wgmma_bench_kernel" CHECK "GMMA >= 100" "!LDL|STL" LABELS wgmma)
+# examples/wgmma refuses bad options like every example (tests/areas/examples.cmake's helper;
+# the examples area sorts before this one).
+if(COMMAND cuprobe_example_refusal AND CUPROBE_BUILD_EXAMPLES)
+  foreach(case IN ITEMS "unknown_option;unknown option '--bogus';--bogus"
+                        "missing_value;option --json needs a value;--json"
+                        "full_range;--full is 2, outside its range;--full;2"
+                        "sustained_range;--sustained-ms is -1, outside its range;--sustained-ms;-1"
+                        "sustained_short;sustained_ms must be 0 \\(none\\) or 500;--sustained-ms;100"
+                        "summary_unwritable;--summary.*/no/such/dir/s.json;--summary;/no/such/dir/s.json")
+    list(POP_FRONT case suffix expect)
+    cuprobe_example_refusal(wgmma ${suffix} "${expect}" ${case})
+  endforeach()
+  add_test(NAME host.example_wgmma_help COMMAND wgmma --help)
+  set_tests_properties(host.example_wgmma_help PROPERTIES LABELS host TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "--sustained-ms")
+endif()

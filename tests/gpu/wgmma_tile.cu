@@ -13,17 +13,13 @@
 // (0xFF bytes), so an element left unwritten, and any NaN, fails.
 #pragma once
 
+#include <cuprobe/gen/wgmma.cuh>
 #include <cuprobe/ptx/fence.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_fp8.h>
-
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,55 +27,13 @@
 namespace wgt {
 
 namespace wg = cuprobe::ptx::wgmma;
+namespace gen = cuprobe::gen;
 using wg::major;
 
-// ---- Host codecs: a float rounded to the element type, and its raw bits. ----
+// The host codecs, random tiles, reference and comparison are the library's
+// (gen/wgmma_check.cuh), as are the tile stores (gen/wgmma.cuh).
 template <class T>
-struct codec;
-template <>
-struct codec<wg::bf16> {
-  using raw = std::uint16_t;
-  static raw encode(float v) { return __nv_bfloat16_raw(__float2bfloat16_rn(v)).x; }
-  static float decode(raw r) {
-    __nv_bfloat16_raw b;
-    b.x = r;
-    return __bfloat162float(__nv_bfloat16(b));
-  }
-};
-template <>
-struct codec<wg::f16> {
-  using raw = std::uint16_t;
-  static raw encode(float v) { return __half_raw(__float2half_rn(v)).x; }
-  static float decode(raw r) {
-    __half_raw h;
-    h.x = r;
-    return __half2float(__half(h));
-  }
-};
-template <>
-struct codec<wg::tf32> {  // an fp32 with the low 13 mantissa bits zero (rounded)
-  using raw = std::uint32_t;
-  static raw encode(float v) {
-    raw u;
-    std::memcpy(&u, &v, 4);
-    return (u + 0x1000u) & 0xFFFFE000u;
-  }
-  static float decode(raw r) {
-    float v;
-    std::memcpy(&v, &r, 4);
-    return v;
-  }
-};
-template <__nv_fp8_interpretation_t I>
-struct fp8_codec {
-  using raw = std::uint8_t;
-  static raw encode(float v) { return __nv_cvt_float_to_fp8(v, __NV_SATFINITE, I); }
-  static float decode(raw r) { return __half2float(__half(__nv_cvt_fp8_to_halfraw(r, I))); }
-};
-template <>
-struct codec<wg::e4m3> : fp8_codec<__NV_E4M3> {};
-template <>
-struct codec<wg::e5m2> : fp8_codec<__NV_E5M2> {};
+using codec = gen::wgmma_codec<T>;
 
 /// One test configuration (all compile-time: the instruction's immediates and shape).
 template <class D_, int N_, class A_, class B_, bool RS_ = false, bool Sparse_ = false,
@@ -109,31 +63,6 @@ struct tile_args {
   bool scale_d;                 // the first step adds C
 };
 
-template <int E>
-__device__ __forceinline__ std::uint32_t load_raw(const unsigned char* p, std::size_t i) {
-  if constexpr (E == 1)
-    return p[i];
-  else if constexpr (E == 2)
-    return reinterpret_cast<const std::uint16_t*>(p)[i];
-  else
-    return reinterpret_cast<const std::uint32_t*>(p)[i];
-}
-template <int E>
-__device__ __forceinline__ void store_tile(unsigned char* smem, const wg::canonical_layout& l,
-                                           const unsigned char* src, int rows, int cols) {
-  for (int i = int(threadIdx.x); i < rows * cols; i += 128) {
-    const int r = i / cols, c = i % cols;
-    const std::uint32_t v = load_raw<E>(src, std::size_t(i));
-    unsigned char* p = smem + l.swizzled_offset(r, c);
-    if constexpr (E == 1)
-      *p = static_cast<std::uint8_t>(v);
-    else if constexpr (E == 2)
-      *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(v);
-    else
-      *reinterpret_cast<std::uint32_t*>(p) = v;
-  }
-}
-
 template <class C>
 __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
   using A = typename C::A;
@@ -146,8 +75,8 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
   const std::uint32_t sa = raw_addr + pad, sb = sa + p.a_bytes;
   const int t = int(threadIdx.x);
 
-  if constexpr (!C::rs) store_tile<A::bytes>(smem, p.la, p.a, 64, C::ka);
-  store_tile<B::bytes>(smem + p.a_bytes, p.lb, p.b, N, C::k);
+  if constexpr (!C::rs) gen::wgmma_store_tile<A::bytes>(smem, p.la, p.a, 64, C::ka);
+  gen::wgmma_store_tile<B::bytes>(smem + p.a_bytes, p.lb, p.b, N, C::k);
   cuprobe::ptx::fence_proxy_async_shared_cta();  // generic-proxy stores -> async proxy (wgmma)
   __syncthreads();
 
@@ -168,8 +97,8 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
 #pragma unroll
       for (int e = 0; e < wg::a_fragment_elements_v<A>; ++e) {
         const wg::coord q = wg::a_fragment_coord<A>(t, e);
-        f[s].set_bits(e,
-                      load_raw<A::bytes>(p.a, std::size_t(q.row) * C::ka + s * C::step_ka + q.col));
+        f[s].set_bits(e, gen::wgmma_load_raw<A::bytes>(
+                             p.a, std::size_t(q.row) * C::ka + s * C::step_ka + q.col));
       }
     }
     da[s] = p.la.descriptor_at(sa, s * C::step_ka).encode();
@@ -202,45 +131,6 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
   }
 }
 
-/// The tolerance of a type combination (relative Frobenius error, and per element against
-/// sum_k |a b| + |c|): f32 accumulation of 16-bit or tf32 inputs 1e-3, f16 accumulation 1e-2,
-/// fp8 inputs 2e-2 (the fp8 MMA accumulates with fewer bits than fp32).
-template <class C>
-constexpr double tolerance() {
-  if constexpr (wg::is_fp8_v<typename C::A>)
-    return 2e-2;
-  else if constexpr (std::is_same_v<typename C::D, wg::f16>)
-    return 1e-2;
-  else
-    return 1e-3;
-}
-
-template <class T>
-std::vector<float> random_values(std::size_t n, std::uint64_t seed,
-                                 std::vector<std::uint8_t>& raw) {
-  using R = typename codec<T>::raw;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  std::vector<float> v(n);
-  raw.assign(n * sizeof(R), 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const R r = codec<T>::encode(u(rng));
-    v[i] = codec<T>::decode(r);
-    std::memcpy(raw.data() + i * sizeof(R), &r, sizeof(R));
-  }
-  return v;
-}
-template <class T>
-std::vector<std::uint8_t> raw_of(const std::vector<float>& v) {
-  using R = typename codec<T>::raw;
-  std::vector<std::uint8_t> raw(v.size() * sizeof(R));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const R r = codec<T>::encode(v[i]);
-    std::memcpy(raw.data() + i * sizeof(R), &r, sizeof(R));
-  }
-  return raw;
-}
-
 /// Runs one tile of configuration C with the given shared-memory layouts and checks D.
 template <class C>
 void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::uint64_t seed) {
@@ -254,8 +144,8 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
        wg::swizzle_name(swizzle_b), ", scale A ", C::sa, ", scale B ", C::sb, ", scale_d ",
        scale_d);
   std::vector<std::uint8_t> a_raw, b_raw;
-  std::vector<float> a = random_values<A>(std::size_t(64) * K, seed, a_raw);
-  const std::vector<float> b = random_values<B>(std::size_t(N) * K, seed + 1, b_raw);
+  std::vector<float> a = gen::wgmma_random_values<A>(std::size_t(64) * K, seed, a_raw);
+  const std::vector<float> b = gen::wgmma_random_values<B>(std::size_t(N) * K, seed + 1, b_raw);
   std::vector<float> c(std::size_t(64) * N);
   {
     std::mt19937_64 rng(seed + 2);
@@ -266,23 +156,12 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
   if constexpr (C::sparse) {
     const wg::sparse_tile s = wg::prune_2_4<A>(a, K, C::sel);
     a = s.pruned;  // what the tensor core multiplies
-    a_raw = raw_of<A>(s.compressed);
+    a_raw = gen::wgmma_raw_of<A>(s.compressed);
     meta = s.metadata;
   }
   // fp64 reference and the per-element error scale.
-  std::vector<double> ref(std::size_t(64) * N), scale(ref.size());
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < N; ++n) {
-      double sum = 0, abs = 0;
-      for (int k = 0; k < K; ++k) {
-        const double ab = double(a[std::size_t(m) * K + k]) * double(b[std::size_t(n) * K + k]);
-        sum += ab;
-        abs += std::fabs(ab);
-      }
-      const double cv = scale_d ? double(c[std::size_t(m) * N + n]) : 0.0;
-      ref[std::size_t(m) * N + n] = double(C::sa * C::sb) * sum + cv;
-      scale[std::size_t(m) * N + n] = abs + std::fabs(cv);
-    }
+  const auto ref =
+      gen::wgmma_reference_of(a, b, 64, N, K, double(C::sa * C::sb), scale_d ? &c : nullptr);
 
   const auto la = wg::canonical_layout::of<A>(swizzle_a, C::ma, 64, C::ka);
   const auto lb = wg::canonical_layout::of<B>(swizzle_b, C::mb, N, K);
@@ -306,37 +185,12 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
   CUPROBE_CHECK(cudaDeviceSynchronize());
   const std::vector<float> d = dd.to_host();
 
-  const double tol = tolerance<C>();
-  double err2 = 0, ref2 = 0, worst = 0;
-  int non_finite = 0, bad = 0, first_bad = -1;
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (!std::isfinite(d[i])) {
-      ++non_finite;
-      if (first_bad < 0) first_bad = int(i);
-      continue;
-    }
-    const double e = std::fabs(double(d[i]) - ref[i]);
-    err2 += e * e;
-    ref2 += ref[i] * ref[i];
-    const double r = e / (scale[i] + 1e-6);
-    worst = std::max(worst, r);
-    if (r > tol) {
-      ++bad;
-      if (first_bad < 0) first_bad = int(i);
-    }
-  }
-  const double frob = non_finite ? NAN : std::sqrt(err2 / ref2);
-  INFO("relative Frobenius error ", frob, ", worst element error / sum|ab| ", worst, ", tolerance ",
-       tol, ", non-finite ", non_finite, ", out of bound ", bad);
-  std::string first = "none";
-  if (first_bad >= 0)
-    first = "D(" + std::to_string(first_bad / N) + ", " + std::to_string(first_bad % N) +
-            ") = " + std::to_string(d[std::size_t(first_bad)]) + ", reference " +
-            std::to_string(ref[std::size_t(first_bad)]);
-  INFO("first bad element: ", first);
-  CHECK(non_finite == 0);
-  CHECK(bad == 0);
-  CHECK(frob <= tol);  // false for NaN
+  const double tol = gen::wgmma_tolerance<typename C::D, A>();
+  const gen::wgmma_comparison cmp = gen::wgmma_compare(d, ref, tol);
+  INFO(cmp.message);
+  CHECK(cmp.non_finite == 0);
+  CHECK(cmp.out_of_bound == 0);
+  CHECK(cmp.frobenius <= tol);  // false for NaN
 }
 
 }  // namespace wgt

@@ -4,6 +4,7 @@
 // checks select them by mangled name.
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/tma.cuh>
+#include <cuprobe/gen/tma_multicast.cuh>
 
 namespace g = cuprobe::gen;
 using g::tma_copy;
@@ -17,3 +18,6 @@ template __global__ void g::chase_kernel<g::chase_bulk_load<16>>(g::chase_kernel
 template __global__ void g::chase_kernel<g::chase_tensor_load<16>>(g::chase_kernel_args,
                                                                    g::chase_tensor_load<16>,
                                                                    g::chase_lane_out*);
+template __global__ void g::tma_multicast_stream_kernel<4, 4, true>(g::tma_multicast_args);
+template __global__ void g::tma_multicast_stream_kernel<4, 4, false>(g::tma_multicast_args);
+template __global__ void g::tma_multicast_stream_kernel<2, 1, true>(g::tma_multicast_args);

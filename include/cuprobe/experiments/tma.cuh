@@ -27,10 +27,14 @@
 // whole output after the samples. A point whose shared memory does not fit `ctas_per_sm` blocks
 // on an SM is skipped with a sentence in `skipped`. The peers (the ld.global read stream and
 // the st.global write stream, dram_sweep) run on an array of the same size in the same call.
+// Store variants (options, each a sweep axis): wait_group instead of wait_group.read before a
+// buffer is reused, 2 .. 4 issuing threads, and a grid below SMs x CTAs per SM
+// (grid_fractions). Cluster multicast: experiments/tma_multicast.cuh (included here).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +43,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/experiments/latency.cuh"
 #include "cuprobe/experiments/memory.cuh"
+#include "cuprobe/experiments/tma_multicast.cuh"
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/gen/stream.cuh"
 #include "cuprobe/gen/tma.cuh"
@@ -160,6 +165,12 @@ struct tma_stream_options {
   std::vector<gen::tma_order> orders = {gen::tma_order::interleaved};
   /// Bulk stores only (tensor stores and loads take none).
   std::vector<gen::tma_store_hint> store_hints = {gen::tma_store_hint::none};
+  /// Stores only: how each issuer bounds its groups, and how many threads issue.
+  std::vector<gen::tma_store_wait> store_waits = {gen::tma_store_wait::read};
+  std::vector<unsigned> store_issuers = {1};  ///< 1 .. gen::tma_max_store_issuers
+  /// The grid as a fraction of SMs x ctas_per_sm (rounded, at least 1 CTA): below 1, fewer
+  /// CTAs than that share the DRAM.
+  std::vector<double> grid_fractions = {1.0};
   unsigned consumer_warps = 4;
   bool loads = true, stores = true;
   bool peers = true;                         ///< the ld.global / st.global streams, same size
@@ -168,20 +179,21 @@ struct tma_stream_options {
 
   void validate() const {
     require(!copies.empty() && !copy_bytes.empty() && !stages.empty() && !ctas_per_sm.empty() &&
-                !orders.empty() && !store_hints.empty(),
-            "tma_streams: copies, copy_bytes, stages, ctas_per_sm, orders and store_hints must not "
-            "be empty");
-    for (auto b : copy_bytes)
-      require(b >= 1024 && b <= gen::tma_max_copy_bytes && b % 1024 == 0,
-              "tma_streams: bytes per copy are multiples of 1 KiB in 1 .. 32 KiB, got " +
-                  std::to_string(b));
-    for (auto s : stages)
-      require(s == 1 || s == 2 || s == 4 || s == 8,
-              "tma_streams: stages are 1, 2, 4 or 8, got " + std::to_string(s));
-    for (auto c : ctas_per_sm)
-      require(c >= 1 && c <= 32, "tma_streams: CTAs per SM are 1 .. 32, got " + std::to_string(c));
+                !orders.empty() && !store_hints.empty() && !store_waits.empty() &&
+                !store_issuers.empty() && !grid_fractions.empty(),
+            "tma_streams: copies, copy_bytes, stages, ctas_per_sm, orders, store_hints, "
+            "store_waits, store_issuers and grid_fractions must not be empty");
+    gen::tma_require_sweep("tma_streams", "bytes per copy", copy_bytes, stages, ctas_per_sm);
     require(consumer_warps >= 1 && consumer_warps <= 31,
             "tma_streams: consumer_warps must be 1 .. 31");
+    for (auto i : store_issuers)
+      require(i >= 1 && i <= gen::tma_max_store_issuers && i <= 1 + consumer_warps,
+              "tma_streams: store issuers are 1 .. " + std::to_string(gen::tma_max_store_issuers) +
+                  " and at most the warps of a block (1 + consumer_warps), got " +
+                  std::to_string(i));
+    for (auto f : grid_fractions)
+      require(f > 0 && f <= 1,
+              "tma_streams: grid fractions are in (0, 1], got " + std::to_string(f));
     require(!array_bytes || *array_bytes >= gen::tma_max_copy_bytes,
             "tma_streams: array_bytes must be at least 32 KiB");
     require(run.batch == 1 && !run.graph,
@@ -231,15 +243,30 @@ struct tma_point {
   unsigned stages, ctas_per_sm;
   gen::tma_order order = gen::tma_order::interleaved;
   gen::tma_store_hint hint = gen::tma_store_hint::none;
+  gen::tma_store_wait wait = gen::tma_store_wait::read;
+  unsigned issuers = 1;
+  double grid_fraction = 1.0;
 };
 
-/// "load bulk 8 KiB x4 stages, 2 CTA/SM" (+ ", contiguous", ", evict_first" when not default).
+/// The CTAs of a stream point: SMs x CTAs per SM x the grid fraction, rounded, at least 1.
+inline unsigned tma_grid_ctas(unsigned sms, unsigned ctas_per_sm, double fraction) {
+  const double n = double(sms) * ctas_per_sm * fraction;
+  return std::max(1u, static_cast<unsigned>(n + 0.5));
+}
+
+/// "load bulk 8 KiB x4 stages, 2 CTA/SM" (+ ", contiguous", ", evict_first", ", wait_group",
+/// ", 2 issuers", ", 0.5 of the grid" when not default).
 inline std::string tma_point_name(const tma_point& p, bool store) {
+  char fraction[48] = "";
+  if (p.grid_fraction != 1.0)
+    std::snprintf(fraction, sizeof fraction, ", %g of the grid", p.grid_fraction);
   return std::string(store ? "store " : "load ") + gen::to_string(p.copy) + " " +
          std::to_string(p.copy_bytes / 1024) + " KiB x" + std::to_string(p.stages) + " stages, " +
          std::to_string(p.ctas_per_sm) + " CTA/SM" +
          (p.order == gen::tma_order::interleaved ? "" : ", contiguous") +
-         (p.hint == gen::tma_store_hint::none ? "" : ", evict_first");
+         (p.hint == gen::tma_store_hint::none ? "" : ", evict_first") +
+         (p.wait == gen::tma_store_wait::read ? "" : ", wait_group") +
+         (p.issuers == 1 ? "" : ", " + std::to_string(p.issuers) + " issuers") + fraction;
 }
 
 /// One stream point on `array` (uint32 words); nullopt (and a sentence in r.skipped) when its
@@ -274,6 +301,8 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
   a.copy_bytes = p.copy_bytes;
   a.order = p.order;
   a.hint = p.hint;
+  a.wait = p.wait;
+  a.issuers = p.issuers;
   device_buffer<CUtensorMap> map;
   if (p.copy == gen::tma_copy::tensor) {
     map = stream_tensor_map(array.data(), bytes, p.copy_bytes, store);
@@ -288,7 +317,9 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
     a.sum = sum.data();
     sum.zero();
   }
-  const launch_shape shape{dim3(unsigned(dev.sm_count) * p.ctas_per_sm), dim3(threads), smem};
+  const launch_shape shape{
+      dim3(tma_grid_ctas(unsigned(dev.sm_count), p.ctas_per_sm, p.grid_fraction)), dim3(threads),
+      smem};
   std::uint64_t launches = 0;
   run_options ro = o.run;
   ro.mode = loop_mode::launches;
@@ -325,7 +356,9 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
                              std::to_string(want) + " (a copy delivered wrong or missing bytes)");
     valid = true;
   }
-  const std::size_t in_flight = std::size_t(p.copy_bytes) * p.stages * p.ctas_per_sm;
+  // Per SM: copies x stages x CTAs (x issuers for stores: each bounds its own groups).
+  const std::size_t in_flight =
+      std::size_t(p.copy_bytes) * p.stages * p.ctas_per_sm * (store ? p.issuers : 1);
   m.with_launch(shape)
       .with_kernel(kernel_attributes::of(kernel, int(threads)))
       .with_param("case", name)
@@ -336,6 +369,10 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
       .with_param("stages", p.stages)
       .with_param("order", gen::to_string(p.order))
       .with_param("store_hint", gen::to_string(p.hint))
+      .with_param("store_wait", store ? gen::to_string(p.wait) : "-")
+      .with_param("issuers", store ? p.issuers : 1u)
+      .with_param("grid_fraction", p.grid_fraction)
+      .with_param("ctas", shape.grid.x)
       .with_param("ctas_per_sm", p.ctas_per_sm)
       .with_param("consumer_warps", store ? 0u : o.consumer_warps)
       .with_param("bytes_in_flight_per_sm", double(in_flight))
@@ -343,6 +380,35 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
       .with_param("tbps", m.gb_per_s() / 1e3)
       .with_param("valid", valid);
   return m;
+}
+
+/// The points of one direction, in sweep order. The store axes (hints, waits, issuers) vary the
+/// stores only, and L2 hints only bulk stores; a load point takes their defaults.
+inline std::vector<tma_point> tma_stream_points(const tma_stream_options& o, bool store) {
+  std::vector<tma_point> v;
+  for (auto copy : o.copies)
+    for (auto b : o.copy_bytes)
+      for (auto s : o.stages)
+        for (auto c : o.ctas_per_sm)
+          for (auto order : o.orders)
+            for (auto f : o.grid_fractions) {
+              tma_point p{copy, b, s, c, order};
+              p.grid_fraction = f;
+              if (!store) {
+                v.push_back(p);
+                continue;
+              }
+              for (auto hint : o.store_hints)
+                for (auto wait : o.store_waits)
+                  for (auto issuers : o.store_issuers) {
+                    if (hint != gen::tma_store_hint::none && copy != gen::tma_copy::bulk) continue;
+                    p.hint = hint;
+                    p.wait = wait;
+                    p.issuers = issuers;
+                    v.push_back(p);
+                  }
+            }
+  return v;
 }
 
 /// The read and write streams of dram_sweep on an array of `bytes`: the peers.
@@ -382,19 +448,11 @@ tma_stream_result tma_streams(const device_info& dev, const tma_stream_options& 
         gen::tma_iota_kernel<<<unsigned(dev.sm_count) * 8, 256>>>(array.data(), array.size());
         CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_iota_kernel");
       }
-      for (auto copy : o.copies)
-        for (auto b : o.copy_bytes)
-          for (auto s : o.stages)
-            for (auto c : o.ctas_per_sm)
-              for (auto order : o.orders)
-                for (auto hint : o.store_hints) {
-                  const bool hinted = hint != gen::tma_store_hint::none;
-                  if (hinted && (!store || copy != gen::tma_copy::bulk)) continue;
-                  const detail::tma_point p{copy, b, s, c, order, hint};
-                  progress(detail::tma_point_name(p, store));
-                  auto m = detail::tma_stream_point(dev, array, p, store, o, r);
-                  if (m) (store ? r.stores : r.loads).push_back(std::move(*m));
-                }
+      for (const auto& p : detail::tma_stream_points(o, store)) {
+        progress(detail::tma_point_name(p, store));
+        auto m = detail::tma_stream_point(dev, array, p, store, o, r);
+        if (m) (store ? r.stores : r.loads).push_back(std::move(*m));
+      }
     }
   }
   if (o.peers) {

@@ -3,7 +3,8 @@
 // producer thread keeps `Stages` copies in flight through a ring of mbarriers while consumer
 // warps sum every word that lands (bandwidth), and a store stream of bulk stores from shared
 // memory bounded by bulk groups. experiments/tma.cuh measures them; this header only has the
-// device code and the host-side kernel choice (by enum and stage count, never by string).
+// device code and the host-side kernel choice (by enum and stage count, never by string). The
+// cluster multicast stream is gen/tma_multicast.cuh.
 //
 //   namespace gen = cuprobe::gen;
 //   gen::tma_stream_args a;  a.src = in;  a.chunks = bytes / 8192;  a.copy_bytes = 8192;
@@ -29,7 +30,11 @@
 //   buffer (c mod Stages) with cp.async.bulk (or a 2-D tensor store, no swizzle, so that the
 //   shared layout is the global one) and after each commit waits until at most Stages - 1
 //   groups may still read their source (wait_group_read): Stages stores in flight, as an
-//   epilogue that reuses its buffers would have. The output is checked by
+//   epilogue that reuses its buffers would have. Variants (tma_stream_args): wait = complete
+//   bounds the groups with wait_group (writes done) instead; issuers = 2 .. 4 lets lane 0 of
+//   warps 0 .. issuers - 1 each store every issuers-th chunk of the CTA with its own Stages
+//   groups in flight (bulk groups are per thread; the buffers are only read, so they share
+//   them). The output is checked by
 //   tma_store_check_kernel: word i of the array must be i mod (copy_bytes / 4). Bulk stores may
 //   carry an L2 policy (tma_store_hint::evict_first: createpolicy + .L2::cache_hint).
 // - Chunk order (both streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
@@ -46,6 +51,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/ptx/bulk.cuh"
@@ -70,6 +76,15 @@ enum class tma_store_hint { none, evict_first };
 inline const char* to_string(tma_store_hint h) {
   return h == tma_store_hint::none ? "none" : "evict_first";
 }
+/// How a store-stream issuer bounds its stores in flight before it moves on: wait_group.read
+/// (until the sources were read: what an epilogue needs before it rewrites its buffer) or
+/// wait_group (until the writes completed).
+enum class tma_store_wait { read, complete };
+inline const char* to_string(tma_store_wait w) {
+  return w == tma_store_wait::read ? "wait_group.read" : "wait_group";
+}
+/// Store-stream issuers: 1 .. tma_max_store_issuers threads (lane 0 of warps 0, 1, ...).
+inline constexpr unsigned tma_max_store_issuers = 4;
 
 inline constexpr unsigned tma_max_stages = 8;
 /// Rows of the tensor streams' [rows][128 B] view (one 128-byte swizzle span).
@@ -97,6 +112,8 @@ struct tma_stream_args {
   std::uint32_t* sum = nullptr;      ///< load: every received 32-bit word is added here
   tma_order order = tma_order::interleaved;
   tma_store_hint hint = tma_store_hint::none;  ///< store, bulk: the L2 policy of each store
+  tma_store_wait wait = tma_store_wait::read;  ///< store: how each issuer bounds its groups
+  std::uint32_t issuers = 1;  ///< store: issuing threads (lane 0 of warps 0 .. issuers - 1)
 };
 
 namespace detail {
@@ -112,6 +129,26 @@ struct tma_chunks {
     }
   }
 };
+
+/// The sum (mod 2^32) of the 32-bit words of `bytes` at `buf` that thread t of n reads: 16-byte
+/// ld.shared at t, t + n, ... (every word is used: the consumers' checksum).
+__device__ __forceinline__ std::uint32_t tma_sum_words(const unsigned char* buf,
+                                                       std::uint32_t bytes, unsigned t,
+                                                       unsigned n) {
+  const uint4* v = reinterpret_cast<const uint4*>(buf);
+  std::uint32_t acc = 0;
+  for (std::uint32_t i = t; i < bytes / 16; i += n) {
+    const uint4 x = v[i];
+    acc += x.x + x.y + x.z + x.w;
+  }
+  return acc;
+}
+
+/// Adds the warp's sums into *sum (one atomic per warp; every lane of the warp calls it).
+__device__ __forceinline__ void tma_fold_sum(std::uint32_t acc, std::uint32_t* sum) {
+  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, acc);
+}
 
 __device__ __forceinline__ unsigned char* tma_aligned_smem(unsigned char* raw) {
   const std::uint32_t a = static_cast<std::uint32_t>(__cvta_generic_to_shared(raw));
@@ -161,22 +198,16 @@ __global__ void tma_load_stream_kernel(tma_stream_args a) {
   }
   auto cs = ptx::make_consumer_start_state<Stages>();
   const unsigned t = threadIdx.x - 32, n = consumer_warps * 32;
-  const std::uint32_t vectors = a.copy_bytes / 16;
   std::uint32_t acc = 0;
   const detail::tma_chunks k(a);
   for (std::uint32_t pass = 0; pass < a.passes; ++pass)
     for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
       mb::wait(&full[cs.stage], cs.phase);
-      const uint4* v = reinterpret_cast<const uint4*>(buf + std::size_t(cs.stage) * a.copy_bytes);
-      for (std::uint32_t i = t; i < vectors; i += n) {
-        const uint4 x = v[i];
-        acc += x.x + x.y + x.z + x.w;
-      }
+      acc += detail::tma_sum_words(buf + std::size_t(cs.stage) * a.copy_bytes, a.copy_bytes, t, n);
       (void)mb::arrive(&empty[cs.stage]);  // each reader releases its own reads
       ++cs;
     }
-  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
-  if (lane == 0) atomicAdd(a.sum, acc);
+  detail::tma_fold_sum(acc, a.sum);
 }
 
 /// The store stream (see the file comment). Same block shape and shared memory as the loads.
@@ -190,14 +221,18 @@ __global__ void tma_store_stream_kernel(tma_stream_args a) {
   for (std::uint32_t i = threadIdx.x; i < words * Stages; i += blockDim.x) w[i] = i % words;
   ptx::fence_proxy_async_shared_cta();  // generic writes -> the async proxy's reads
   __syncthreads();
-  if (threadIdx.x != 0) return;
+  // Issuer j (lane 0 of warp j) takes every issuers-th chunk of the CTA: j, j + issuers, ...
+  const unsigned j = threadIdx.x / 32;
+  if (threadIdx.x % 32 != 0 || j >= a.issuers) return;
   const std::uint32_t rows = a.copy_bytes / tma_row_bytes;
   const detail::tma_chunks k(a);
+  const std::uint64_t first = k.begin + j * k.step, step = k.step * a.issuers;
   [[maybe_unused]] const bool hinted = a.hint == tma_store_hint::evict_first;
   [[maybe_unused]] const std::uint64_t policy = hinted ? ptx::bulk::l2_policy_evict_first() : 0;
-  int stage = 0;
+  const bool complete = a.wait == tma_store_wait::complete;
+  int stage = 0;  // the buffers are only read: issuers may share them
   for (std::uint32_t pass = 0; pass < a.passes; ++pass)
-    for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
+    for (std::uint64_t c = first; c < k.end; c += step) {
       unsigned char* src = buf + std::size_t(stage) * a.copy_bytes;
       if constexpr (Copy == tma_copy::bulk) {
         unsigned char* dst = static_cast<unsigned char*>(a.dst) + c * a.copy_bytes;
@@ -208,7 +243,10 @@ __global__ void tma_store_stream_kernel(tma_stream_args a) {
       } else
         ptx::bulk::tensor_store(a.map, src, 0, static_cast<int>(c * rows));
       ptx::bulk::commit_group();
-      ptx::bulk::wait_group_read<Stages - 1>();
+      if (complete)
+        ptx::bulk::wait_group<Stages - 1>();
+      else
+        ptx::bulk::wait_group_read<Stages - 1>();
       stage = stage + 1 == Stages ? 0 : stage + 1;
     }
   ptx::bulk::wait_group<0>();
@@ -245,21 +283,13 @@ inline constexpr std::uint32_t tma_iota_sum(std::uint64_t words) {
 using tma_stream_fn = void (*)(tma_stream_args);
 inline constexpr unsigned tma_stage_counts[] = {1, 2, 4, 8};
 
-/// The stream kernel for `copy` and `stages` (1, 2, 4 or 8); Store: the store stream. A template
-/// (like every function here that names a kernel), so that including this header compiles for
-/// targets without TMA: the kernels are only instantiated where used.
-template <bool Store, class T = void>
-tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
-  const auto pick = [&](auto s) -> tma_stream_fn {
-    constexpr int S = decltype(s)::value;
-    if constexpr (Store)
-      return copy == tma_copy::bulk ? tma_store_stream_kernel<tma_copy::bulk, S>
-                                    : tma_store_stream_kernel<tma_copy::tensor, S>;
-    else
-      return copy == tma_copy::bulk ? tma_load_stream_kernel<tma_copy::bulk, S>
-                                    : tma_load_stream_kernel<tma_copy::tensor, S>;
-  };
-  switch (stages) {
+namespace detail {
+/// pick(std::integral_constant<int, V>{}) for V = v in {1, 2, 4, 8} (stage counts, cluster
+/// sizes): how the host turns a run-time choice into a kernel instantiation. Otherwise throws
+/// cuprobe::error "<what> must be 1, 2, 4 or 8, got <v>".
+template <class Pick>
+auto tma_pick_pow2(unsigned v, const char* what, Pick&& pick) {
+  switch (v) {
     case 1:
       return pick(std::integral_constant<int, 1>{});
     case 2:
@@ -269,9 +299,43 @@ tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
     case 8:
       return pick(std::integral_constant<int, 8>{});
     default:
-      throw error("tma_stream_kernel_for: stages must be 1, 2, 4 or 8, got " +
-                  std::to_string(stages));
+      throw error(std::string(what) + " must be 1, 2, 4 or 8, got " + std::to_string(v));
   }
+}
+}  // namespace detail
+
+/// Throws cuprobe::error, naming `who`, unless every size is a multiple of 1 KiB in 1 .. 32 KiB
+/// (`sizes` names them), every stage count 1, 2, 4 or 8 and every CTAs-per-SM count 1 .. 32: the
+/// sweeps the stream kernels can run (experiments/tma*.cuh check their options with it).
+inline void tma_require_sweep(const std::string& who, const char* sizes,
+                              const std::vector<std::uint32_t>& bytes,
+                              const std::vector<unsigned>& stages,
+                              const std::vector<unsigned>& ctas_per_sm) {
+  for (auto b : bytes)
+    require(
+        b >= 1024 && b <= tma_max_copy_bytes && b % 1024 == 0,
+        who + ": " + sizes + " are multiples of 1 KiB in 1 .. 32 KiB, got " + std::to_string(b));
+  for (auto s : stages)
+    require(s == 1 || s == 2 || s == 4 || s == 8,
+            who + ": stages are 1, 2, 4 or 8, got " + std::to_string(s));
+  for (auto c : ctas_per_sm)
+    require(c >= 1 && c <= 32, who + ": CTAs per SM are 1 .. 32, got " + std::to_string(c));
+}
+
+/// The stream kernel for `copy` and `stages` (1, 2, 4 or 8); Store: the store stream. A template
+/// (like every function here that names a kernel), so that including this header compiles for
+/// targets without TMA: the kernels are only instantiated where used.
+template <bool Store, class T = void>
+tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
+  return detail::tma_pick_pow2(stages, "tma_stream_kernel_for: stages", [&](auto s) {
+    constexpr int S = decltype(s)::value;
+    if constexpr (Store)
+      return copy == tma_copy::bulk ? tma_store_stream_kernel<tma_copy::bulk, S>
+                                    : tma_store_stream_kernel<tma_copy::tensor, S>;
+    else
+      return copy == tma_copy::bulk ? tma_load_stream_kernel<tma_copy::bulk, S>
+                                    : tma_load_stream_kernel<tma_copy::tensor, S>;
+  });
 }
 template <class T = void>
 tma_stream_fn tma_load_stream_kernel_for(tma_copy c, unsigned stages) {

@@ -241,6 +241,63 @@ inline double per_clock_per_sm(double rate_per_s, int sm_count, double clock_hz)
   return rate_per_s / peak_per_s(sm_count, 1.0, clock_hz);
 }
 
+/// One published tensor-core figure: the dense FLOP per clock per SM of one input type of the
+/// warpgroup MMA (wgmma) on one architecture; 2:4 structured sparsity doubles it (NVIDIA counts
+/// sparse FLOP as the dense product's). `type` is the PTX name of the input: "bf16", "f16",
+/// "tf32", "e4m3", "e5m2" (the accumulator is f32; f16 accumulation has the same rate).
+struct tensor_peak_entry {
+  int sm = 0;
+  const char* type = "";
+  double dense_flop_per_clock = 0;  ///< FLOP (2 per multiply-add) per clock per SM
+  const char* source = "";
+
+  double flop_per_clock(bool sparse) const {
+    return sparse ? 2 * dense_flop_per_clock : dense_flop_per_clock;
+  }
+};
+
+namespace detail {
+// The H100 SXM5 figures: 989.4 dense FP16/BF16, 494.7 TF32, 1978.9 FP8 Tensor TFLOPS (twice that
+// with sparsity) for 132 SMs at the 1830 MHz the tensor figures assume, i.e. 4096, 2048 and
+// 8192 FLOP per clock per SM (the whitepaper's per-SM table: 2048 dense FP16/BF16, 1024 TF32
+// and 4096 FP8 multiply-adds per clock per SM, twice A100's 16-bit and TF32 rate). The H200 has
+// the same SM.
+#define CUPROBE_DETAIL_H100_TENSOR                                                             \
+  "NVIDIA H100 Tensor Core GPU Architecture whitepaper and H100 SXM5 datasheet: dense Tensor " \
+  "Core TFLOPS / (132 SMs x 1.83 GHz); per SM: "
+inline constexpr const char* h100_tensor_16bit =
+    CUPROBE_DETAIL_H100_TENSOR "989.4 TFLOPS FP16/BF16 = 2048 multiply-adds = 4096 FLOP per clock";
+inline constexpr const char* h100_tensor_tf32 =
+    CUPROBE_DETAIL_H100_TENSOR "494.7 TFLOPS TF32 = 1024 multiply-adds = 2048 FLOP per clock";
+inline constexpr const char* h100_tensor_fp8 =
+    CUPROBE_DETAIL_H100_TENSOR "1978.9 TFLOPS FP8 = 4096 multiply-adds = 8192 FLOP per clock";
+#undef CUPROBE_DETAIL_H100_TENSOR
+}  // namespace detail
+
+/// Every tensor-core figure cuprobe knows, one per (architecture, input type).
+inline constexpr std::array tensor_peak_table = {
+    tensor_peak_entry{90, "bf16", 4096, detail::h100_tensor_16bit},
+    tensor_peak_entry{90, "f16", 4096, detail::h100_tensor_16bit},
+    tensor_peak_entry{90, "tf32", 2048, detail::h100_tensor_tf32},
+    tensor_peak_entry{90, "e4m3", 8192, detail::h100_tensor_fp8},
+    tensor_peak_entry{90, "e5m2", 8192, detail::h100_tensor_fp8},
+};
+
+/// The tensor-core figure of input type `type` on sm_`sm`, or std::nullopt when cuprobe has none.
+inline std::optional<tensor_peak_entry> find_tensor_peak(int sm, const std::string& type) {
+  for (const tensor_peak_entry& e : tensor_peak_table)
+    if (e.sm == sm && type == e.type) return e;
+  return std::nullopt;
+}
+
+/// "sm_90 bf16 tensor (wgmma, dense): 4096 FLOP/clk/SM [source]".
+inline std::string describe(const tensor_peak_entry& e, bool sparse = false) {
+  char s[128];
+  std::snprintf(s, sizeof s, "sm_%d %s tensor (wgmma, %s): %g FLOP/clk/SM", e.sm, e.type,
+                sparse ? "2:4 sparse, twice the dense figure" : "dense", e.flop_per_clock(sparse));
+  return std::string(s) + " [" + e.source + "]";
+}
+
 /// "sm_90 fp32_fma: 128 instructions/clk/SM x 2 = 256 ops/clk/SM (128 results) [source]".
 inline std::string describe(const peak_entry& e) {
   char s[160];

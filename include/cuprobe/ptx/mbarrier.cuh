@@ -337,6 +337,20 @@ __device__ __forceinline__ void arrive_remote(std::uint64_t* bar, std::uint32_t 
                              cuda::ptx::space_cluster, cluster::map(bar, rank));
 }
 
+/// The same arrival without ordering anything (mbarrier.arrive.relaxed.cluster.shared::cluster,
+/// PTX ISA 8.6): for "this buffer is free" signals whose reads are known complete by other
+/// means (a wgmma wait_group, a bulk wait_group_read). arrive_remote's release at cluster scope
+/// costs MEMBAR.ALL.CTA + MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR before each arrive on sm_90a, which
+/// waits for this thread's outstanding memory operations; this form is one SYNCS.ARRIVE
+/// (tests/sass/hopper_pipeline.cu).
+template <class T = void>
+__device__ __forceinline__ void arrive_remote_relaxed(std::uint64_t* bar, std::uint32_t rank) {
+  CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::mbarrier::arrive_remote_relaxed needs sm_90 or newer");
+  detail::check_barrier(bar, "arrive_remote_relaxed");
+  cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster,
+                             cuda::ptx::space_cluster, cluster::map(bar, rank));
+}
+
 /// mbarrier.try_wait.parity.acquire.<Scope>: true once the phase of parity `parity` completed;
 /// the thread may be suspended inside for a system-dependent time before it returns false.
 template <class Scope = scope::cta>

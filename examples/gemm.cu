@@ -1,0 +1,315 @@
+// gemm: a bf16 GEMM (fp32 accumulation, C = A B^T, A M x K and B N x K row-major) built only from
+// cuprobe's Hopper blocks, beside cuBLASLt's best algorithm on the same inputs, with "copy only"
+// and "compute only" variants of the same kernel to show how much of the copy the MMAs hide.
+//
+//   build/h200/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
+//
+// The kernel: a persistent grid (one CTA per SM, 384 threads), each CTA computing 128 x 256
+// tiles of C in the order of hopper/tile_scheduler.cuh. Warpgroup 0 is the producer: one
+// thread issues the TMA loads of each 64-deep K block (A 128 x 64, B 256 x 64, 128B swizzle)
+// into a Stages-deep ring of hopper/pipeline.cuh; with clusters of 2 along M the B tile is
+// multicast (each CTA loads half and sends it to both). Warpgroups 1 and 2 are consumers:
+// each multiplies its 64 rows of A by B with four wgmma m64n256k16 per K block, keeps one
+// K block of MMAs in flight (wait_group<1>) and releases the stage before last, then writes
+// its 64 x 256 tile through hopper/epilogue.cuh (stmatrix into swizzled shared memory, TMA
+// store). setmaxnreg gives the producer 40 registers and the consumers 232.
+// Limits: M a multiple of 128 x cluster, N of 256, K of 64 (checked); sm_90a only.
+#include <cuprobe/core/device_info.cuh>
+#include <cuprobe/experiments/gemm.cuh>
+#include <cuprobe/hopper/cluster.cuh>
+#include <cuprobe/hopper/epilogue.cuh>
+#include <cuprobe/hopper/pipeline.cuh>
+#include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/hopper/tensor_map.cuh>
+#include <cuprobe/hopper/tile_scheduler.cuh>
+#include <cuprobe/ptx/elect.cuh>
+#include <cuprobe/report/cli.cuh>
+#include <cuprobe/report/results.cuh>
+#include <cuprobe/report/summary.cuh>
+#include <cuprobe/report/table.cuh>
+
+#include <cstdio>
+#include <optional>
+
+namespace h = cuprobe::hopper;
+namespace p = cuprobe::ptx;
+namespace wg = cuprobe::ptx::wgmma;
+namespace ex = cuprobe::experiments;
+using bf16 = __nv_bfloat16;
+
+constexpr int BM = 128, BN = 256, BK = 64;  // CTA tile, K block
+constexpr std::uint32_t a_bytes = BM * BK * 2, b_bytes = BN * BK * 2;
+enum class variant { full, copy_only, compute_only };  // what the kernel does of the GEMM
+
+template <int Stages, int Cluster, int EpiBuffers>
+struct gemm_config {
+  using pipeline = h::tma_pipeline<Stages, Cluster>;
+  using epilogue = h::tma_store_epilogue<bf16, BN, EpiBuffers>;
+  static constexpr std::size_t smem = h::dynamic_smem_bytes<1024>(
+      Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes + sizeof(pipeline));
+};
+
+template <int Stages, int Cluster, int EpiBuffers, variant V>
+__global__ void __launch_bounds__(384, 1)
+    gemm_kernel(const __grid_constant__ CUtensorMap a_map,
+                const __grid_constant__ CUtensorMap b_map,
+                const __grid_constant__ CUtensorMap c_map, int k_blocks, h::tile_scheduler sched) {
+  using cfg = gemm_config<Stages, Cluster, EpiBuffers>;
+  extern __shared__ unsigned char raw[];
+  unsigned char* a_st = h::align_up<1024>(raw);  // Stages x A, then Stages x B, epilogues, ring
+  unsigned char* b_st = a_st + Stages * a_bytes;
+  unsigned char* epi = b_st + Stages * b_bytes;
+  auto& pipe = *reinterpret_cast<typename cfg::pipeline*>(epi + 2 * cfg::epilogue::smem_bytes);
+  const unsigned group = h::warpgroup_index(), rank = Cluster > 1 ? p::cluster::ctarank() : 0;
+  if (threadIdx.x == 0) pipe.init(/*consumers per CTA=*/2);
+  if constexpr (Cluster > 1)
+    p::cluster::sync();
+  else
+    __syncthreads();
+  const int units = sched.units_of(blockIdx.x, gridDim.x), stride = sched.unit_stride(gridDim.x);
+  // compute_only: the ring is filled once and the MMAs run on those resident tiles.
+  const auto loads = [&](int i, int kb) {
+    return V != variant::compute_only || i * k_blocks + kb < Stages;
+  };
+
+  if (group == 0) {  // ---- producer: one thread issues every TMA load ----
+    p::setmaxnreg_dec<h::producer_registers>();
+    if (threadIdx.x < 32 && p::elect_one_sync()) {
+      auto st = pipe.producer_start();
+      for (int i = 0, u = sched.first_unit(blockIdx.x); i < units; ++i, u += stride) {
+        const h::tile t = sched.tile_of(u, rank);
+        for (int kb = 0; kb < k_blocks && loads(i, kb); ++kb, ++st) {
+          pipe.acquire(st);
+          std::uint64_t* bar = pipe.fill(st, a_bytes + b_bytes);
+          p::bulk::tensor_load(a_st + st.stage * a_bytes, &a_map, bar, kb * BK, t.m * BM);
+          if constexpr (Cluster == 1)
+            p::bulk::tensor_load(b_st + st.stage * b_bytes, &b_map, bar, kb * BK, t.n * BN);
+          else  // this CTA's slice of B, into the same place in every CTA of the cluster
+            p::bulk::tensor_load_multicast(b_st + st.stage * b_bytes + rank * (b_bytes / Cluster),
+                                           &b_map, bar, (1u << Cluster) - 1, kb * BK,
+                                           t.n * BN + int(rank) * (BN / Cluster));
+        }
+      }
+    }
+  } else {  // ---- consumers: 64 rows of the tile each ----
+    p::setmaxnreg_inc<h::consumer_registers>();
+    const unsigned c = group - 1;
+    constexpr auto a_lay =
+        wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, BK);
+    constexpr auto b_lay =
+        wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, BN, BK);
+    // Stage s, K step j: the start address moves by s x stage bytes + 32 j (16-byte units).
+    const std::uint64_t a_desc =
+        a_lay.descriptor_at(p::smem_address(a_st) + c * 64 * 128, 0).encode();
+    const std::uint64_t b_desc = b_lay.descriptor_at(p::smem_address(b_st), 0).encode();
+    const bool releaser = h::warpgroup_thread() == 0;
+    wg::accumulator<wg::f32, BN> acc;
+    auto st = pipe.consumer_start();
+    for (int i = 0, u = sched.first_unit(blockIdx.x); i < units; ++i, u += stride) {
+      const h::tile t = sched.tile_of(u, rank);
+      auto prev = st;
+      for (int kb = 0; kb < k_blocks; ++kb, ++st) {
+        if (loads(i, kb)) pipe.wait_full(st);
+        if constexpr (V != variant::copy_only) {
+          wg::fence_operand(acc);
+          wg::fence();
+#pragma unroll
+          for (int j = 0; j < BK / 16; ++j)
+            wg::mma_async<wg::bf16, wg::bf16>(acc, a_desc + ((st.stage * a_bytes + 32 * j) >> 4),
+                                              b_desc + ((st.stage * b_bytes + 32 * j) >> 4),
+                                              kb > 0 || j > 0);
+          wg::commit_group();
+          wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
+        }
+        if (V != variant::compute_only && kb > 0 && releaser) pipe.release(prev);
+        prev = st;
+      }
+      wg::wait_group<0>();
+      wg::fence_operand(acc);
+      if (V != variant::compute_only && releaser) pipe.release(prev);
+      if constexpr (V != variant::copy_only)
+        cfg::epilogue::store(acc, epi + c * cfg::epilogue::smem_bytes, &c_map,
+                             t.m * BM + 64 * int(c), t.n * BN, 1 + c);
+    }
+    cfg::epilogue::drain();
+  }
+  if constexpr (Cluster > 1) p::cluster::sync();  // no CTA leaves while peers may still signal it
+}
+
+/// One configuration of the kernel on one problem: tensor maps, scheduler, persistent launch.
+template <int Stages, int Cluster, int EpiBuffers, variant V>
+struct gemm_launch {
+  h::tensor_map a, b, c;
+  h::tile_scheduler sched;
+  h::cluster_launch shape;
+  int k_blocks;
+  gemm_launch(ex::gemm_problem& pr, h::raster order, int group, int max_ctas,
+              h::l2_promotion_mode promote)
+      : a(h::make_tensor_map(h::tensor_map_spec::matrix(pr.a.data(), pr.shape.m, pr.shape.k, BM, BK,
+                                                        h::swizzle_mode::b128)
+                                 .with_l2_promotion(promote))),
+        b(h::make_tensor_map(h::tensor_map_spec::matrix(pr.b.data(), pr.shape.n, pr.shape.k,
+                                                        BN / Cluster, BK, h::swizzle_mode::b128)
+                                 .with_l2_promotion(promote))),
+        c(h::make_tensor_map(h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
+                                                        h::swizzle_mode::b128))),
+        k_blocks(pr.shape.k / BK) {
+    const auto& s = pr.shape;
+    cuprobe::require(s.m % (BM * Cluster) == 0 && s.n % BN == 0 && s.k % BK == 0,
+                     "gemm: " + s.name() + " is not a multiple of the " +
+                         std::to_string(BM * Cluster) + " x " + std::to_string(BN) + " x " +
+                         std::to_string(BK) + " tile");
+    sched = h::tile_scheduler{s.m / BM, s.n / BN, order, group, Cluster};
+    if (const char* why = sched.problem()) throw cuprobe::error(std::string("gemm: ") + why);
+    // Persistent: as many whole clusters as fit at once (not every GPC holds an even number
+    // of free SMs), at most max_ctas CTAs and no more than there are units of work.
+    shape.shape = {dim3(unsigned(Cluster)), dim3(384),
+                   gemm_config<Stages, Cluster, EpiBuffers>::smem};
+    shape.cluster = dim3(Cluster);
+    const int fit = h::max_active_clusters(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape);
+    const int ctas = std::min({fit, max_ctas / Cluster, sched.units()}) * Cluster;
+    cuprobe::require(ctas > 0, "gemm: no cluster of this configuration fits on the GPU");
+    shape.shape.grid = dim3(unsigned(ctas));
+  }
+  void operator()(cudaStream_t s) {
+    shape.stream = s;
+    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape, a.get(), b.get(), c.get(),
+              k_blocks, sched);
+  }
+};
+
+/// One kernel configuration timed on a problem; its output checked against the peer's.
+struct row {
+  std::string kernel;
+  cuprobe::measurement m;
+  ex::gemm_check check;
+};
+
+/// What every configuration of one run shares.
+struct run_setup {
+  const cuprobe::device_info& dev;
+  cuprobe::run_options run;
+  bool with_peer;  ///< C_peer holds cuBLASLt's output to check against
+};
+
+template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full>
+row run_config(ex::gemm_problem& pr, const run_setup& su, h::raster order, int group,
+               h::l2_promotion_mode promote = h::l2_promotion_mode::b256) {
+  gemm_launch<Stages, Cluster, EpiBuffers, V> l(pr, order, group, su.dev.sm_count, promote);
+  const char* what = V == variant::full        ? ""
+                     : V == variant::copy_only ? " copy only"
+                                               : " compute only";
+  const std::string name =
+      "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) + " stages, " +
+      std::to_string(EpiBuffers) + " epilogue buffers, " + h::raster_name(order) +
+      (order == h::raster::grouped_m ? " " + std::to_string(group) : "") +
+      (promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") + what;
+  pr.c.poison(0xFF);
+  row r{name, ex::measure_gemm("gemm.cuprobe.bf16." + pr.shape.name(), pr, l, su.run), {}};
+  r.m.with_param("kernel", name)
+      .with_param("stages", Stages)
+      .with_param("cluster", Cluster)
+      .with_param("ctas", int(l.shape.shape.grid.x))
+      .with_launch(l.shape.shape);
+  if (V == variant::full) r.check = ex::check_gemm(pr, 256, su.with_peer);
+  return r;
+}
+
+int main(int argc, char** argv) {
+  return cuprobe::guarded_main([&] {
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "gemm: bf16 GEMM from cuprobe's Hopper blocks vs cuBLASLt",
+        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here"),
+         cuprobe::cli_option::integer("--peer",
+                                      "1: run cuBLASLt beside (0: skip it; the check "
+                                      "then uses the fp64 samples only)",
+                                      0, 1, 1)});
+    const auto dev = cuprobe::device_info::query();
+    cuprobe::arch::check_kernel_image();
+    cuprobe::require(dev.cc_major == 9,
+                     "gemm: needs an sm_90a GPU (wgmma, TMA), found " + dev.name);
+    const bool with_peer = cli.get_integer("--peer") == 1;
+    std::vector<ex::gemm_shape> shapes = {
+        {4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 2048}};
+    if (cli.quick) shapes = {{8192, 8192, 8192}};
+    if (cli.small) shapes = {{512, 512, 1024}};  // compute-sanitizer: 8 tiles, 16 K blocks each
+    auto run = cli.run_options();
+    run.warmup = 2;
+    run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
+    const run_setup su{dev, run, with_peer};
+    cuprobe::results res(argc, argv);
+    cuprobe::summary_file sum(argc, argv, dev);
+    bool all_ok = true;
+    for (const auto& s : shapes) {
+      std::fprintf(stderr, "gemm: %s\n", s.name().c_str());
+      auto pr = ex::gemm_problem::make(s, 1);
+      std::optional<ex::cublaslt_gemm::result> ref;
+      if (with_peer) ref = ex::cublaslt_gemm(pr).measure_best(pr, run);
+      // Cluster 2 (B multicast) in four tile orders and without L2 promotion, cluster 1, and a
+      // 3-stage ring with whole-tile epilogue buffers; then the copy-only and compute-only twins.
+      std::vector<row> rows;
+      for (int g : {4, 8, 16}) rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::grouped_m, g));
+      rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::along_n, 0));
+      rows.push_back(
+          run_config<4, 2, 2>(pr, su, h::raster::grouped_m, 8, h::l2_promotion_mode::none));
+      rows.push_back(run_config<4, 1, 2>(pr, su, h::raster::grouped_m, 16));
+      rows.push_back(run_config<3, 2, 4>(pr, su, h::raster::grouped_m, 8));
+      const row copy = run_config<4, 2, 2, variant::copy_only>(pr, su, h::raster::grouped_m, 8);
+      const row math = run_config<4, 2, 2, variant::compute_only>(pr, su, h::raster::grouped_m, 8);
+      const row* best = &rows[0];
+      for (const auto& r : rows) {
+        if (r.m.tflop_per_s() > best->m.tflop_per_s()) best = &r;
+        all_ok = all_ok && r.check.ok();
+      }
+      const double peer = ref ? ref->m.tflop_per_s() : 0;
+      std::printf(
+          "\nbf16 GEMM %s (C = A B^T, fp32 accumulation) on %s; %s; x peak: of 4096 FLOP/clk/SM "
+          "at the SM clock NVML saw during each measurement\n",
+          s.name().c_str(), dev.name.c_str(),
+          ref ? ("cuBLASLt: the best of " + std::to_string(ref->candidates) + " algorithms (#" +
+                 std::to_string(ref->algorithm) + ")")
+                    .c_str()
+              : "cuBLASLt not run");
+      cuprobe::table t(
+          {"kernel", "CTAs", "ms", "TFLOP/s", "x cuBLASLt", "x peak", "MHz", "output"});
+      const auto add = [&](const std::string& k, const cuprobe::measurement& m,
+                           const std::string& ok) {
+        const double clk = m.env.median_sm_clock_mhz().value_or(0);
+        t.add_row(
+            {k, m.launch ? std::to_string(m.launch->grid.x) : "-",
+             cuprobe::fmt(m.seconds() * 1e3, 3), cuprobe::fmt(m.tflop_per_s(), 1),
+             peer > 0 ? cuprobe::fmt(m.tflop_per_s() / peer, 3) : "-",
+             clk > 0 ? cuprobe::fmt(m.tflop_per_s() / (4096e-6 * dev.sm_count * clk), 3) : "-",
+             cuprobe::fmt(clk, 0), ok});
+        res.add(m);
+      };
+      if (ref) add("cuBLASLt", ref->m, "reference");
+      for (const auto& r : rows) add(r.kernel, r.m, r.check.ok() ? "ok" : "WRONG");
+      add(copy.kernel, copy.m, "-");
+      add(math.kernel, math.m, "-");
+      t.print();
+      const double tc = copy.m.seconds(), tm = math.m.seconds(), both = rows[1].m.seconds();
+      std::printf(
+          "best: %s; %s\noverlap (cluster 2, 4 stages, grouped_m 8): copy only %.3f ms, compute "
+          "only %.3f ms, both %.3f ms = %.3f x max(copy, compute)\n",
+          best->kernel.c_str(), best->check.summary().c_str(), tc * 1e3, tm * 1e3, both * 1e3,
+          both / std::max(tc, tm));
+      const std::string key =
+          "gemm.bf16." + (s.m == s.n && s.n == s.k ? std::to_string(s.m) : s.name());
+      sum.set(key + ".tflops", best->m.tflop_per_s());
+      sum.set(key + ".overlap_vs_max", both / std::max(tc, tm));
+      if (ref) {
+        sum.set(key + ".vs_cublas", best->m.tflop_per_s() / peer);
+        sum.set(key + ".cublas_tflops", peer);
+      }
+      res.extra("gemm")[s.name()]["best_kernel"] = best->kernel;
+      res.extra("gemm")[s.name()]["check"] = best->check.summary();
+    }
+    res.extra("gemm")["metrics"] = sum.metrics();
+    res.write(cli);
+    if (cli.has("--summary")) sum.write(cli.get("--summary"));
+    if (!all_ok)
+      throw cuprobe::error("gemm: an output did not match its references (see the tables)");
+    return 0;
+  });
+}

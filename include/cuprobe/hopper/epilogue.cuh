@@ -1,0 +1,122 @@
+// cuprobe/hopper/epilogue.cuh: a warpgroup's wgmma accumulator out to global memory through
+// shared memory: f32 -> 16-bit pairs, stmatrix into 128B-swizzled 64 x 64 sub-tiles, TMA store.
+//
+//   namespace h = cuprobe::hopper;  namespace wg = cuprobe::ptx::wgmma;
+//   using epi = h::tma_store_epilogue<__nv_bfloat16, /*N=*/256, /*Buffers=*/2>;
+//   // buf: epi::smem_bytes of shared memory, 1024-byte aligned, owned by this warpgroup;
+//   // c_map: tensor_map_spec::matrix(c, M, N, 64, 64, swizzle_mode::b128) (box 64 x 64)
+//   epi::store(acc, buf, &c_map, m0, n0, /*named barrier id=*/1 + warpgroup);
+//   epi::drain();                              // before the kernel ends (leader thread waits)
+//
+// Layout: the 64 x N accumulator (ptx/detail/wgmma_layout.cuh) is cut into N / 64 sub-tiles of
+// 64 rows x 64 columns (128 bytes per row, 8 KiB), each stored the way a TMA box {64, 64}
+// with swizzle_mode::b128 lies in shared memory: row r at r x 128 bytes, its 16-byte chunk c at
+// chunk c ^ (r % 8). Each stmatrix.x4 writes a 16 x 16 block of one warp: matrix i = (rows
+// 8 (i % 2) .., columns 8 (i / 2) ..), which are exactly accumulator elements 8p .. 8p + 7 of
+// column block p, packed in pairs (low half = lower column). The eight rows of a matrix land
+// in eight different chunks, so the stores are free of bank conflicts.
+// Steps for each sub-tile s: the leader (thread 0 of the warpgroup) waits until the TMA store
+// that last read buffer s % Buffers has read it (bulk wait_group_read<Buffers - 1>: at most
+// the Buffers - 1 later stores still pending), a named barrier of the warpgroup's 128 threads,
+// the stmatrix, fence.proxy.async.shared::cta (generic writes before the async proxy's read),
+// the barrier again, then the leader's tensor_store of the box at (n0 + 64 s, m0) and its
+// commit. Buffers = N / 64 keeps the whole tile resident (no waits inside a tile); Buffers = 2
+// double-buffers in 16 KiB. The stores of one tile overlap the next tile's main loop; drain()
+// (all stores complete) is needed before the CTA exits.
+// Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 64; the
+// barrier id is the caller's (ids 1..15; one per warpgroup doing epilogues concurrently).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuprobe/ptx/barrier.cuh"
+#include "cuprobe/ptx/bulk.cuh"
+#include "cuprobe/ptx/fence.cuh"
+#include "cuprobe/ptx/matrix.cuh"
+#include "cuprobe/ptx/shared.cuh"
+#include "cuprobe/ptx/wgmma.cuh"
+
+namespace cuprobe::hopper {
+
+/// Byte offset of 16-bit element (row, col) in a 64 x 64 sub-tile stored 128B-swizzled.
+__host__ __device__ constexpr std::uint32_t swizzle128_offset_b16(int row, int col) {
+  const std::uint32_t byte = std::uint32_t(col) * 2u, r = std::uint32_t(row);
+  return r * 128u + (((byte / 16u) ^ (r % 8u)) * 16u) + byte % 16u;
+}
+
+/// The row address (offset from the sub-tile buffer) that lane `lane` of warp `warp` (0..3 in
+/// the warpgroup) gives to the stmatrix.x4 of 16-column block q (0..3) of a 64-column sub-tile.
+__host__ __device__ constexpr std::uint32_t epilogue_row_offset(int warp, int lane, int q) {
+  const int i = lane / 8, row = 16 * warp + 8 * (i % 2) + lane % 8, col = 16 * q + 8 * (i / 2);
+  return swizzle128_offset_b16(row, col);
+}
+
+template <class Out, int N, int Buffers>
+struct tma_store_epilogue {
+  static_assert(std::is_same_v<Out, __nv_bfloat16> || std::is_same_v<Out, __half>,
+                "cuprobe::hopper::tma_store_epilogue<Out>: Out must be __nv_bfloat16 or __half "
+                "(stmatrix moves 16-bit elements)");
+  static_assert(N % 64 == 0 && N >= 64 && N <= 256,
+                "cuprobe::hopper::tma_store_epilogue<Out, N>: N must be 64, 128, 192 or 256");
+  static constexpr int subtiles = N / 64;
+  static_assert(Buffers >= 1 && Buffers <= subtiles,
+                "cuprobe::hopper::tma_store_epilogue<Out, N, Buffers>: Buffers must be 1 .. N/64");
+  static constexpr std::uint32_t subtile_bytes = 64u * 64u * 2u;
+  static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes;
+
+  /// Two floats as one 32-bit register of 16-bit values (a: low half).
+  __device__ static std::uint32_t pack(float a, float b) {
+    std::uint32_t u;
+    if constexpr (std::is_same_v<Out, __nv_bfloat16>) {
+      const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+      std::memcpy(&u, &h, 4);
+    } else {
+      const __half2 h = __floats2half2_rn(a, b);
+      std::memcpy(&u, &h, 4);
+    }
+    return u;
+  }
+
+  /// The warpgroup's 64 x N accumulator -> the box of `map` at rows m0.., columns n0.., through
+  /// `buf` (smem_bytes, 1024-byte aligned). Every thread of the warpgroup calls it.
+  __device__ static void store(const ptx::wgmma::accumulator<ptx::wgmma::f32, N>& acc, void* buf,
+                               const CUtensorMap* map, int m0, int n0, std::uint32_t barrier_id) {
+    const unsigned t = threadIdx.x % 128u, warp = t / 32u, lane = t % 32u;
+    const bool leader = t == 0;
+    const std::uint32_t base = ptx::smem_address(buf);
+#pragma unroll
+    for (int s = 0; s < subtiles; ++s) {
+      const std::uint32_t b = base + std::uint32_t(s % Buffers) * subtile_bytes;
+      if (leader) ptx::bulk::wait_group_read<Buffers - 1>();
+      ptx::named_barrier_sync(barrier_id, 128);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int e = 8 * (4 * s + q);
+        const ptx::matrix_fragment<4> f{
+            {pack(acc.reg[e], acc.reg[e + 1]), pack(acc.reg[e + 2], acc.reg[e + 3]),
+             pack(acc.reg[e + 4], acc.reg[e + 5]), pack(acc.reg[e + 6], acc.reg[e + 7])}};
+        ptx::stmatrix<4>(b + epilogue_row_offset(int(warp), int(lane), q), f);
+      }
+      ptx::fence_proxy_async_shared_cta();
+      ptx::named_barrier_sync(barrier_id, 128);
+      if (leader) {
+        ptx::bulk::tensor_store(map, static_cast<char*>(buf) + (s % Buffers) * subtile_bytes,
+                                n0 + 64 * s, m0);
+        ptx::bulk::commit_group();
+      }
+    }
+  }
+
+  /// The leader waits until every store it issued is complete (call before the CTA exits).
+  __device__ static void drain() {
+    if (threadIdx.x % 128u == 0) ptx::bulk::wait_group<0>();
+  }
+};
+
+}  // namespace cuprobe::hopper

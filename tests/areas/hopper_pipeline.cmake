@@ -1,0 +1,51 @@
+# hopper_pipeline area: hopper/pipeline.cuh, hopper/tile_scheduler.cuh, hopper/epilogue.cuh,
+# ptx/barrier.cuh, ptx/matrix.cuh, the relaxed remote arrive of ptx/mbarrier.cuh, and
+# examples/gemm (the GEMM built from them). Host tests (scheduler, stmatrix address map), sass
+# tests (each wrapper's instruction; the GEMM kernel's HGMMA, TMA and STSM, no spills), gpu
+# tests (epilogue placement, a multi-stage ring with and without multicast, gemm --small).
+cuprobe_host_test(hopper_pipeline)
+set_tests_properties(host.hopper_pipeline PROPERTIES LABELS "host;hopper_pipeline")
+cuprobe_gpu_test(hopper_pipeline)
+set_tests_properties(gpu.gpu_hopper_pipeline PROPERTIES TIMEOUT 300 LABELS "gpu;hopper_pipeline")
+
+set(_hp_src "${CMAKE_CURRENT_SOURCE_DIR}/sass/hopper_pipeline.cu")
+function(_hp_probe probe)
+  cuprobe_add_sass_test(hopper_pipeline_${probe} SOURCE ${_hp_src} OPTIONS -DNDEBUG
+    FUNCTION "^probe_${probe}$" CHECK ${ARGN} "!LDL|STL" LABELS hopper_pipeline)
+endfunction()
+# named barriers: BAR.SYNC.DEFER_BLOCKING / BAR.ARV with the id and count in registers (an
+# immediate count when it is a constant).
+_hp_probe(named_barrier_sync "^BAR\\.SYNC\\.DEFER_BLOCKING R[0-9]+, R[0-9]+ == 1")
+_hp_probe(named_barrier_arrive "^BAR\\.ARV R[0-9]+, 0x100 == 1")
+# stmatrix / ldmatrix: STSM.16.M88.<n> (.MT88 transposed), LDSM likewise.
+_hp_probe(stmatrix_x1 "^STSM\\.16\\.M88 .R == 1")
+_hp_probe(stmatrix_x2 "^STSM\\.16\\.M88\\.2 == 1")
+_hp_probe(stmatrix_x4 "^STSM\\.16\\.M88\\.4 == 1")
+_hp_probe(stmatrix_x4_trans "^STSM\\.16\\.MT88\\.4 == 1")
+_hp_probe(ldmatrix_x4 "^LDSM\\.16\\.M88\\.4 == 1")
+_hp_probe(ldmatrix_x2_trans "^LDSM\\.16\\.MT88\\.2 == 1")
+# The relaxed remote arrive: one SYNCS.ARRIVE on a mapped address and no MEMBAR (the release
+# form has MEMBAR.ALL.GPU, tests/areas/hopper_async.cmake).
+_hp_probe(arrive_remote_relaxed "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 == 1" "!MEMBAR")
+# The pipeline's release for clusters of 2: two relaxed remote arrivals, no fence.
+_hp_probe(pipeline_release_cluster "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 == 2" "!MEMBAR")
+# The epilogue of a 64 x 256 accumulator: 16 STSM.x4, 4 tensor stores, 8 named barriers.
+_hp_probe(epilogue_256 "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "^BAR\\.SYNC == 8")
+
+if(CUPROBE_BUILD_EXAMPLES)
+  # examples/gemm: the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
+  # both descriptors, multicasts B, stores through STSM + UTMASTG, keeps everything in registers,
+  # and ptxas does not serialise the wgmma (the SASS tier fails on warning C7515 by itself).
+  set(_gemm_k "^_Z11gemm_kernelILi4ELi2ELi2EL7variant0E")
+  cuprobe_add_sass_test(gemm_kernel SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
+    OPTIONS -DNDEBUG FUNCTION "${_gemm_k}"
+    CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
+          "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
+          "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= 2"
+    LABELS hopper_pipeline)
+  # gemm --small: 512 x 512 x 1024 on the GPU, every configuration checked against cuBLASLt and
+  # fp64 samples (the example exits 1 on a wrong output); skipped, visibly, without a GPU.
+  add_test(NAME gpu.example_gemm_small COMMAND gemm --small)
+  set_tests_properties(gpu.example_gemm_small PROPERTIES LABELS "gpu;hopper_pipeline;example"
+    RUN_SERIAL TRUE TIMEOUT 300 SKIP_REGULAR_EXPRESSION "no CUDA GPU is visible")
+endif()

@@ -1,0 +1,177 @@
+// gpu tier: the pipeline blocks of hopper/ on an sm_90a GPU. (1) tma_store_epilogue: one
+// warpgroup's accumulator, filled with a value that encodes (row, col), goes through stmatrix
+// and TMA stores into a poisoned matrix at (m0, n0); every element of the box must hold its
+// value and every element outside it must stay poisoned (N = 256 and 128; 1, 2 and N/64
+// buffers; several launches in a row so that a buffer is reused while earlier stores are in
+// flight). (2) tma_pipeline: a producer thread streams chunks of an array through a ring of
+// 2..8 stages into two consumer warps per CTA, which fold every word into a checksum (every
+// consumer thread releases each stage: racecheck then sees each read ordered before the
+// copy that overwrites it); with
+// clusters of 2 the chunks are multicast (each CTA loads half of each chunk into both) and
+// both CTAs must see every byte; hundreds of trips around the ring.
+// Debug checks are on (CUPROBE_PTX_CHECKS 1): every wait is bounded and traps with a sentence.
+#define CUPROBE_PTX_CHECKS 1
+#define CUPROBE_TESTING_MAIN
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/core/device_buffer.cuh>
+#include <cuprobe/hopper/cluster.cuh>
+#include <cuprobe/hopper/epilogue.cuh>
+#include <cuprobe/hopper/pipeline.cuh>
+#include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/hopper/tensor_map.cuh>
+#include <cuprobe/ptx/bulk.cuh>
+#include <cuprobe/ptx/cluster.cuh>
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace p = cuprobe::ptx;
+namespace h = cuprobe::hopper;
+namespace wg = cuprobe::ptx::wgmma;
+
+namespace {
+
+// The value of C(row, col): exact in bf16 (integers below 256).
+__host__ __device__ float cell(int row, int col) { return float((row * 7 + col * 3) % 251); }
+
+template <int N, int Buffers>
+__global__ void epilogue_kernel(const __grid_constant__ CUtensorMap map, int m0, int n0,
+                                int repeats) {
+  using epi = h::tma_store_epilogue<__nv_bfloat16, N, Buffers>;
+  extern __shared__ unsigned char raw[];
+  unsigned char* buf = h::align_up<1024>(raw);
+  wg::accumulator<wg::f32, N> acc;
+  for (int r = 0; r < repeats; ++r) {  // the same box again: buffers reused behind the stores
+#pragma unroll
+    for (int e = 0; e < N / 2; ++e) {
+      const wg::coord c = wg::accumulator_coord(int(threadIdx.x), e);
+      acc.reg[e] = cell(m0 + c.row, n0 + c.col);
+    }
+    epi::store(acc, buf, &map, m0, n0, 1);
+  }
+  epi::drain();
+}
+
+template <int N, int Buffers>
+void check_epilogue(int m0, int n0) {
+  constexpr int rows = 192, cols = 512;
+  cuprobe::device_buffer<__nv_bfloat16> c(rows * cols);
+  c.poison(0xFF);
+  const auto map = h::make_tensor_map(
+      h::tensor_map_spec::matrix(c.data(), rows, cols, 64, 64, h::swizzle_mode::b128));
+  using epi = h::tma_store_epilogue<__nv_bfloat16, N, Buffers>;
+  const std::size_t smem = h::dynamic_smem_bytes<1024>(epi::smem_bytes);
+  CUPROBE_CHECK(cudaFuncSetAttribute(epilogue_kernel<N, Buffers>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  epilogue_kernel<N, Buffers><<<1, 128, smem>>>(map.get(), m0, n0, 3);
+  CUPROBE_CHECK(cudaGetLastError());
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  const auto got = c.to_host();
+  int wrong = 0, poisoned_ok = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k) {
+      std::uint16_t bits;
+      std::memcpy(&bits, &got[std::size_t(r) * cols + k], 2);
+      const bool inside = r >= m0 && r < m0 + 64 && k >= n0 && k < n0 + N;
+      if (inside)
+        wrong += float(got[std::size_t(r) * cols + k]) != cell(r, k);
+      else
+        poisoned_ok += bits == 0xFFFF;
+    }
+  CHECK(wrong == 0);
+  CHECK(poisoned_ok == rows * cols - 64 * N);
+}
+
+// ---- the ring: chunks of `words` 32-bit words, Stages deep, Cluster CTAs ----
+template <int Stages, int Cluster>
+__global__ void __launch_bounds__(96)
+    ring_kernel(const std::uint32_t* in, int chunks, int words, unsigned long long* sums) {
+  extern __shared__ unsigned char raw[];
+  unsigned char* buf = h::align_up<128>(raw);
+  auto& pipe = *reinterpret_cast<h::tma_pipeline<Stages, Cluster>*>(buf + Stages * words * 4);
+  const unsigned rank = Cluster > 1 ? p::cluster::ctarank() : 0;
+  if (threadIdx.x == 0) pipe.init(64);  // every consumer thread releases (racecheck sees each)
+  if constexpr (Cluster > 1)
+    p::cluster::sync();
+  else
+    __syncthreads();
+  const unsigned warp = threadIdx.x / 32;
+  const std::uint32_t bytes = std::uint32_t(words) * 4, slice = bytes / Cluster;
+  if (warp == 0) {
+    if (threadIdx.x == 0) {
+      auto st = pipe.producer_start();
+      for (int c = 0; c < chunks; ++c, ++st) {
+        pipe.acquire(st);
+        std::uint64_t* bar = pipe.fill(st, bytes);
+        unsigned char* dst = buf + st.stage * bytes + rank * slice;
+        const auto* src =
+            reinterpret_cast<const unsigned char*>(in + std::size_t(c) * words) + rank * slice;
+        if constexpr (Cluster == 1)
+          p::bulk::load(dst, src, slice, bar);
+        else
+          p::bulk::load_multicast(dst, src, slice, bar, (1u << Cluster) - 1);
+      }
+    }
+  } else {  // two consumer warps: warp 1 sums the even words, warp 2 the odd ones
+    auto st = pipe.consumer_start();
+    unsigned long long sum = 0;
+    for (int c = 0; c < chunks; ++c, ++st) {
+      pipe.wait_full(st);
+      const auto* w = reinterpret_cast<const std::uint32_t*>(buf + st.stage * bytes);
+      for (int i = 2 * int(threadIdx.x % 32) + int(warp - 1); i < words; i += 64)
+        sum += w[i] * (unsigned long long)(c + 1);
+      pipe.release(st);  // each thread's reads are done: 64 releases per CTA per phase
+    }
+    atomicAdd(&sums[blockIdx.x], sum);
+  }
+  if constexpr (Cluster > 1) p::cluster::sync();
+}
+
+template <int Stages, int Cluster>
+void check_ring(int chunks, int words, int clusters) {
+  const int ctas = clusters * Cluster;
+  cuprobe::device_buffer<std::uint32_t> in(std::size_t(chunks) * words);
+  in.fill_random(Stages * 100 + Cluster, 0u, 1000000u);
+  cuprobe::device_buffer<unsigned long long> sums(ctas);
+  sums.zero();
+  const auto host = in.to_host();
+  unsigned long long want = 0;
+  for (int c = 0; c < chunks; ++c)
+    for (int i = 0; i < words; ++i) want += host[std::size_t(c) * words + i] * (c + 1ull);
+  h::cluster_launch l;
+  l.shape = {
+      dim3(ctas), dim3(96),
+      h::dynamic_smem_bytes<128>(Stages * words * 4 + sizeof(h::tma_pipeline<Stages, Cluster>))};
+  l.cluster = dim3(Cluster);
+  h::launch(ring_kernel<Stages, Cluster>, l, in.data(), chunks, words, sums.data());
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  const auto got = sums.to_host();
+  for (int b = 0; b < ctas; ++b) {
+    CAPTURE(b);
+    CHECK(got[std::size_t(b)] == want);  // every CTA saw every chunk (multicast included)
+  }
+}
+
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE(
+    "tma_store_epilogue places a 64 x N accumulator exactly, with any buffer count") {
+  check_epilogue<256, 2>(64, 128);
+  check_epilogue<256, 1>(0, 256);
+  check_epilogue<256, 4>(128, 0);
+  check_epilogue<128, 2>(64, 384);
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "tma_pipeline streams every chunk through 2..8 stages, with and without multicast") {
+  check_ring<2, 1>(300, 1024, 4);
+  check_ring<4, 1>(500, 2048, 8);
+  check_ring<8, 1>(257, 512, 2);
+  check_ring<2, 2>(300, 1024, 4);
+  check_ring<4, 2>(500, 2048, 8);
+  check_ring<3, 4>(200, 1024, 2);
+}
