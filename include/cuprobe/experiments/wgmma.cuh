@@ -18,8 +18,10 @@
 // figure: the launch length, the SM clock measured in the kernel (each block's %clock64 cycles
 // over its %globaltimer nanoseconds, median over the blocks of the last timed launch) and NVML's
 // (read on the host while each launch runs: SM clock, power, temperature, clock event reasons,
-// every nvml_interval_ms for long launches). FLOP/clk/SM = FLOP / (seconds x clock x SMs), at
-// the in-kernel clock and at NVML's; the fraction of peak divides by model::tensor_peak_table
+// every nvml_interval_ms for long launches). FLOP/clk/SM = FLOP per SM / the %clock64 cycles its
+// block ran (median over the blocks of the last timed launch: rate and clock from the same
+// launch), and at NVML's clock FLOP / (seconds x clock x SMs); the fraction of peak divides by
+// model::tensor_peak_table
 // (4096 dense bf16/f16, 2048 tf32, 8192 fp8, x2 sparse). loop_flop_per_clk_per_sm is the same
 // from the cycles of the MMA loop alone (no launch, operand fill or epilogue).
 // Validation: a short launch (validate_iterations trips) whose D, every warpgroup of one block,
@@ -154,7 +156,7 @@ struct wgmma_throughput_result {
   gen::wgmma_run_clock clock;  ///< in-kernel, of the last timed launch
   wgmma_nvml_during nvml;
   std::optional<double> nvml_clock_mhz;  ///< median NVML SM clock while the launches ran
-  double flop_per_clk_per_sm = 0;        ///< at the in-kernel clock
+  double flop_per_clk_per_sm = 0;  ///< FLOP per SM / %clock64 cycles of the last launch's blocks
   std::optional<double> flop_per_clk_per_sm_nvml;
   double loop_flop_per_clk_per_sm = 0;  ///< FLOP per SM / cycles of the MMA loop
   std::optional<double> peak_flop_per_clk;
@@ -372,7 +374,11 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
   r.nvml_clock_mhz = wgmma_nvml_during::median_of(r.nvml.sm_clock_mhz);
   if (!r.nvml_clock_mhz) r.nvml_clock_mhz = r.m.env.median_sm_clock_mhz();
   const double sms = double(dev.sm_count);
-  r.flop_per_clk_per_sm = flops / (r.m.seconds() * r.clock.median_mhz * 1e6 * sms);
+  // FLOP per SM cycle from the cycles %clock64 counted in the same launch: the clock seen
+  // during the run without mixing launches (the event median and the last launch's clock came
+  // from different launches, and gave up to 102 % of the peak on the H200 as the clock fell
+  // from launch to launch).
+  r.flop_per_clk_per_sm = flops / sms / r.clock.median_block_cycles;
   if (r.nvml_clock_mhz)
     r.flop_per_clk_per_sm_nvml = flops / (r.m.seconds() * *r.nvml_clock_mhz * 1e6 * sms);
   r.loop_flop_per_clk_per_sm = flops / sms / r.clock.median_loop_cycles;

@@ -386,15 +386,16 @@ inline long long wgmma_iterations(double target_ms, double clock_mhz, double pea
 /// cycles of the MMA loop, and on how many different SMs the blocks ran.
 struct wgmma_run_clock {
   double median_mhz = 0, min_mhz = 0, max_mhz = 0;
-  double span_ns = 0;             ///< latest end - earliest start, over the blocks
-  double median_loop_cycles = 0;  ///< loop start to end (all warpgroups done), median of blocks
+  double span_ns = 0;              ///< latest end - earliest start, over the blocks
+  double median_block_cycles = 0;  ///< kernel start to end (%clock64), median of blocks
+  double median_loop_cycles = 0;   ///< loop start to end (all warpgroups done), median of blocks
   double max_loop_cycles = 0;
   unsigned blocks = 0, distinct_sms = 0;
 };
 inline wgmma_run_clock analyse_wgmma_records(const std::vector<wgmma_block_record>& r) {
   require(!r.empty(), "analyse_wgmma_records: no records");
   wgmma_run_clock c;
-  std::vector<double> mhz, loop;
+  std::vector<double> mhz, loop, whole;
   std::set<std::uint32_t> sms;
   std::uint64_t first = r[0].ns_start, last = r[0].ns_end;
   for (const wgmma_block_record& b : r) {
@@ -406,6 +407,7 @@ inline wgmma_run_clock analyse_wgmma_records(const std::vector<wgmma_block_recor
                 " .. " + std::to_string(b.ns_end) + " ns): was the kernel run?");
     mhz.push_back(double(b.clock_end - b.clock_start) / double(b.ns_end - b.ns_start) * 1e3);
     loop.push_back(double(b.clock_end - b.loop_start));
+    whole.push_back(double(b.clock_end - b.clock_start));
     sms.insert(b.smid);
     first = std::min(first, b.ns_start);
     last = std::max(last, b.ns_end);
@@ -415,6 +417,7 @@ inline wgmma_run_clock analyse_wgmma_records(const std::vector<wgmma_block_recor
   c.max_mhz = *std::max_element(mhz.begin(), mhz.end());
   c.span_ns = double(last - first);
   c.median_loop_cycles = median(loop);
+  c.median_block_cycles = median(whole);
   c.max_loop_cycles = *std::max_element(loop.begin(), loop.end());
   c.blocks = unsigned(r.size());
   c.distinct_sms = unsigned(sms.size());
