@@ -118,3 +118,87 @@ TEST_CASE("gen::access_region_bytes: the pattern's span rounded up to a line") {
   g.lines = 4;  // last lane: line 3 (3 x 4096), slot 7 (28 bytes), 4 bytes: 12320 -> 12416
   CHECK(access_region_bytes(g) == 12416);
 }
+
+TEST_CASE("model::label names the shape") {
+  CHECK(cuprobe::model::label(strided(16, 4, 1)) == "w16 o4 s1");
+  access_pattern p = strided(4, 0, 1);
+  p.shape = access_shape::permuted;
+  p.seed = 1;
+  CHECK(cuprobe::model::label(p) == "w4 o0 perm1");
+  p.shape = access_shape::gather;
+  p.lines = 8;
+  CHECK(cuprobe::model::label(p) == "w4 o0 gather8");
+  CHECK(warp_sectors(strided(4, 0, 2)).predicted_fraction() == doctest::Approx(0.5));
+}
+
+TEST_CASE("gen::access_layout: regions never share a sector; gathers tile their pages") {
+  using cuprobe::gen::access_layout_of;
+  // Strided: one region after the other, region_bytes apart.
+  const auto l = access_layout_of(strided(4, 4, 1));
+  CHECK(l.group_bytes == 256);
+  CHECK(l.regions_per_group() == 1);
+  CHECK(l.region_start(3) == 768);
+  CHECK(l.regions_in(1000) == 3);
+  CHECK(l.bytes_of(3) == 768);
+  // Gather over 4 lines: groups of 32 regions over 4 pages, region r in slot r mod 32.
+  access_pattern g = strided(4, 0, 1);
+  g.shape = access_shape::gather;
+  g.lines = 4;
+  const auto gl = access_layout_of(g);
+  CHECK(gl.group_bytes == 4 * 4096);
+  CHECK(gl.regions_per_group() == 32);
+  CHECK(gl.region_start(0) == 0);
+  CHECK(gl.region_start(1) == 128);
+  CHECK(gl.region_start(31) == 31 * 128);
+  CHECK(gl.region_start(32) == 4 * 4096);
+  CHECK(gl.bytes_of(33) == 2 * 4 * 4096);
+  CHECK(cuprobe::gen::access_sectors_per_group(g) == 32 * 4);
+  // For several shapes: the sectors of 70 consecutive regions are distinct, and their count is
+  // regions x the model's sectors per request.
+  access_pattern shapes[] = {
+      strided(4, 4, 1), strided(16, 16, 1), strided(1, 31, 1), strided(8, 0, 3), g,
+      strided(2, 0, 1)};
+  shapes[5].shape = access_shape::permuted;
+  shapes[5].seed = 5;
+  for (const auto& p : shapes) {
+    CAPTURE(cuprobe::model::label(p));
+    const auto lay = access_layout_of(p);
+    std::set<std::uint64_t> sectors;
+    std::size_t total = 0;
+    for (std::uint64_t r = 0; r < 70; ++r) {
+      std::set<std::uint64_t> mine;
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned b = 0; b < p.width; ++b)
+          mine.insert((lay.region_start(r) + p.lane_offset(lane) + b) / 32);
+      total += mine.size();
+      for (auto s : mine) sectors.insert(s);
+    }
+    CHECK(sectors.size() == total);
+    CHECK(total == 70 * warp_sectors(p).sectors);
+  }
+  // A gather whose lanes overrun the slot is refused.
+  g.offset = 100;
+  CHECK_THROWS_WITH_AS(access_layout_of(g), Contains("past the 128-byte slot of its line"),
+                       cuprobe::error);
+}
+
+TEST_CASE("gen::access_element_fold and access_expected_sink: the host twins") {
+  using cuprobe::gen::access_element_fold;
+  const std::uint64_t seed = 3;
+  const auto word = [&](std::uint64_t i) {
+    return cuprobe::host_random<std::uint32_t>(seed, i, 0u, 0xFFFFFFFFu);
+  };
+  CHECK(access_element_fold(seed, 8, 4) == word(2));
+  CHECK(access_element_fold(seed, 8, 8) == (word(2) ^ word(3)));
+  CHECK(access_element_fold(seed, 16, 16) == (word(4) ^ word(5) ^ word(6) ^ word(7)));
+  CHECK(access_element_fold(seed, 9, 1) == ((word(2) >> 8) & 0xFF));  // little-endian byte 1
+  CHECK(access_element_fold(seed, 10, 2) == (word(2) >> 16));
+  // Two warps, 5 regions of a 4-byte stride-1 read, 3 passes: warp 1 reads regions 1 and 3.
+  cuprobe::gen::access_args a;
+  a.pattern = strided(4, 0, 1);
+  a.layout = cuprobe::gen::access_layout_of(a.pattern);
+  a.regions = 5;
+  a.passes = 3;
+  const std::uint32_t lane7 = word((128 + 28) / 4) + word((3 * 128 + 28) / 4);
+  CHECK(cuprobe::gen::access_expected_sink(a, 2, 32 + 7, seed) == 3 * lane7);
+}

@@ -83,6 +83,15 @@ struct access_pattern {
   }
 };
 
+/// A short name: "w16 o4 s1" (strided: width, offset, stride), "w4 o0 perm1" (permuted, seed),
+/// "w4 o0 gather8" (gather over 8 lines).
+inline std::string label(const access_pattern& p) {
+  std::string s = "w" + std::to_string(p.width) + " o" + std::to_string(p.offset) + " ";
+  if (p.shape == access_shape::permuted) return s + "perm" + std::to_string(p.seed);
+  if (p.shape == access_shape::gather) return s + "gather" + std::to_string(p.lines);
+  return s + "s" + std::to_string(p.stride);
+}
+
 /// What one warp request of a pattern touches.
 struct sector_count {
   unsigned sectors = 0;       ///< distinct 32-byte sectors
@@ -90,6 +99,9 @@ struct sector_count {
   unsigned useful_bytes = 0;  ///< 32 x width: what the lanes asked for
   double useful_fraction() const { return double(useful_bytes) / (double(sectors) * sector_bytes); }
   double sectors_per_request() const { return sectors; }
+  /// The model's bandwidth prediction where fetched sectors are the limit: the useful rate as a
+  /// fraction of the aligned unit-stride rate of the same width (whose useful fraction is 1).
+  double predicted_fraction() const { return useful_fraction(); }
 };
 
 /// The sectors and lines of one warp request of `p` (validated first).
