@@ -29,6 +29,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/host_buffer.cuh"
 #include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/opaque.cuh"
 #include "cuprobe/ptx/shared.cuh"
@@ -99,9 +100,18 @@ __global__ void chase_link_kernel(std::uint64_t* base, const std::uint32_t* next
 }
 }  // namespace detail
 
-/// A ring in device memory (the working set). Built on the host (successors) and linked on the
-/// device (addresses), so a 4 GiB ring costs 4 bytes of host memory per node and no host copy
-/// of the working set. Move-only, like the memory it owns.
+/// Where a ring lives: device memory (cudaMalloc), or host memory mapped into the device's
+/// address space (host_buffer, host_memory::mapped: every hop crosses the bus to the host).
+enum class chase_placement { device, host_mapped };
+
+inline const char* to_string(chase_placement p) {
+  return p == chase_placement::device ? "device" : "host_mapped";
+}
+
+/// A ring (the working set) in device memory, or in mapped host memory (chase_placement).
+/// Built on the host (successors) and linked on the device (addresses; a host-mapped ring is
+/// linked by the host, which writes its own memory), so a 4 GiB device ring costs 4 bytes of
+/// host memory per node and no host copy of the working set. Move-only, like the memory it owns.
 class chase_ring {
  public:
   /// `bytes` is rounded down to a multiple of stride x rings. `stride` (bytes between nodes)
@@ -110,8 +120,9 @@ class chase_ring {
   /// of the node's other bytes would read uninitialised memory). Off by default: the memset's
   /// writes of every line change the L2 state the other chases start from.
   explicit chase_ring(std::size_t bytes, std::size_t stride = 128, unsigned rings = 1,
-                      std::uint64_t seed = 1, bool zero_fill = false)
-      : stride_(stride), rings_(rings), seed_(seed) {
+                      std::uint64_t seed = 1, bool zero_fill = false,
+                      chase_placement placement = chase_placement::device)
+      : stride_(stride), rings_(rings), seed_(seed), placement_(placement) {
     require(
         stride >= 8 && stride % 8 == 0,
         "chase_ring: the stride must be a multiple of 8 bytes (a node holds an 8-byte address)");
@@ -122,7 +133,18 @@ class chase_ring {
                                         " bytes hold fewer than " + std::to_string(2 * rings) +
                                         " nodes of stride " + std::to_string(stride));
     const std::vector<std::uint32_t> next = chase_successors(nodes_, rings, seed);
-    mem_ = device_buffer<std::uint64_t>(static_cast<std::size_t>(nodes_ * (stride / 8)));
+    const std::size_t words = static_cast<std::size_t>(nodes_ * (stride / 8));
+    if (placement == chase_placement::host_mapped) {
+      host_ = host_buffer<std::uint64_t>(words, cuprobe::host_memory::mapped);
+      if (zero_fill) host_.poison(0);
+      base_ = host_.device_data();
+      const std::uint64_t* dev = host_.device_data();
+      for (std::uint64_t i = 0; i < nodes_; ++i)
+        host_[i * (stride / 8)] = reinterpret_cast<std::uint64_t>(dev + next[i] * (stride / 8));
+      return;
+    }
+    mem_ = device_buffer<std::uint64_t>(words);
+    base_ = mem_.data();
     if (zero_fill) mem_.zero();
     device_buffer<std::uint32_t> d_next(next.size());
     d_next.upload(next);
@@ -142,8 +164,9 @@ class chase_ring {
   std::uint64_t seed() const noexcept { return seed_; }
   /// Device address of node i (ring r starts at node r).
   std::uint64_t address(std::uint64_t node) const {
-    return reinterpret_cast<std::uint64_t>(mem_.data()) + node * stride_;
+    return reinterpret_cast<std::uint64_t>(base_) + node * stride_;
   }
+  chase_placement placement() const noexcept { return placement_; }
   /// The node whose address is `a`; throws if `a` is not a node of this ring.
   std::uint64_t node_of(std::uint64_t a) const {
     const std::uint64_t base = address(0);
@@ -157,21 +180,26 @@ class chase_ring {
   /// zero_fill), and copying it would read uninitialised device memory (initcheck says so).
   std::vector<std::uint32_t> successors_on_device() const {
     std::vector<std::uint64_t> words(static_cast<std::size_t>(nodes_));
-    CUPROBE_CHECK(cudaMemcpy2D(words.data(), 8, mem_.data(), stride_, 8,
-                               static_cast<std::size_t>(nodes_), cudaMemcpyDeviceToHost));
+    CUPROBE_CHECK(cudaMemcpy2D(words.data(), 8, base_, stride_, 8, static_cast<std::size_t>(nodes_),
+                               cudaMemcpyDefault));
     std::vector<std::uint32_t> next(static_cast<std::size_t>(nodes_));
     for (std::uint64_t i = 0; i < nodes_; ++i)
       next[i] = static_cast<std::uint32_t>(node_of(words[i]));
     return next;
   }
+  /// The device memory of a device ring (empty for a host-mapped one: host()).
   const device_buffer<std::uint64_t>& memory() const noexcept { return mem_; }
+  const host_buffer<std::uint64_t>& host() const noexcept { return host_; }
 
  private:
   device_buffer<std::uint64_t> mem_;
+  host_buffer<std::uint64_t> host_;
+  std::uint64_t* base_ = nullptr;
   std::uint64_t nodes_ = 0;
   std::size_t stride_;
   unsigned rings_;
   std::uint64_t seed_;
+  chase_placement placement_;
 };
 
 // ------------------------------------------------------------------------------------------

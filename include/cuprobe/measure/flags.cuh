@@ -12,6 +12,8 @@
 //   above_memory_peak    bytes/s above SMs x the widest per-SM path (L1/shared memory) x the
 //                        maximum clock: no memory of this device delivers that
 //   above_compute_peak   ops/s above the peak model (op kind declared) at the maximum clock
+//   above_bus_rate       bytes/s above the nominal rate of the host link (PCIe, C2C) for work
+//                        declared as crossing it (bus_rate_flag; experiments/system_memory.cuh)
 //   cache_resident       DRAM work whose working set is below dram_l2_factor x the L2
 //   working_set_unknown  DRAM work that declared no working set: residency not checked
 //   launch_bound         the launch-overhead floor of one sample is above launch_share of it
@@ -49,6 +51,9 @@ struct flag_inputs {
   std::optional<double> nominal_dram_bytes_per_s;
   std::optional<double> memory_peak_bytes_per_s;  ///< SMs x widest per-SM path x max clock
   std::optional<double> compute_peak_ops_per_s;   ///< peak model x SMs x max clock
+  /// Work that crosses the host link: its nominal rate (the directions used) and name.
+  std::optional<double> bus_bytes_per_s;
+  std::string bus_name;
   std::optional<int> min_sm_clock_mhz;  ///< lowest SM clock NVML reported during the samples
   std::optional<int> max_sm_clock_mhz;  ///< the device's maximum SM clock (NVML)
   long long throttle_reasons = 0;  ///< OR of NVML clock event reasons seen (power/thermal bits)
@@ -75,6 +80,22 @@ inline std::string flag_number(double v, const char* unit) {
   return b;
 }
 }  // namespace detail
+
+/// above_bus_rate: `bytes_per_s` above `bus_bytes_per_s`, the nominal rate of the host link
+/// `bus` (over the directions the work uses) for work declared as crossing it; nothing when
+/// either is unknown.
+inline std::optional<flag> bus_rate_flag(std::optional<double> bytes_per_s,
+                                         std::optional<double> bus_bytes_per_s,
+                                         const std::string& bus) {
+  if (!bytes_per_s || !bus_bytes_per_s || *bytes_per_s <= *bus_bytes_per_s) return std::nullopt;
+  return flag{"above_bus_rate",
+              detail::flag_number(*bytes_per_s / 1e9, "GB/s") + " is " +
+                  percent(*bytes_per_s / *bus_bytes_per_s) + " of the nominal " +
+                  detail::flag_number(*bus_bytes_per_s / 1e9, "GB/s") + " of " +
+                  (bus.empty() ? std::string("the host link") : bus) +
+                  " for work declared as crossing it: a GPU cache served part of it, or the "
+                  "declared bytes are wrong"};
+}
 
 inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
   using detail::flag_number;
@@ -109,6 +130,7 @@ inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
                    flag_number(*in.ops_per_s, "ops/s") + " is above the peak model's " +
                        flag_number(*in.compute_peak_ops_per_s, "ops/s") +
                        " at the maximum clock: the declared work or iterations are wrong"});
+  if (auto f = bus_rate_flag(in.bytes_per_s, in.bus_bytes_per_s, in.bus_name)) out.push_back(*f);
   if (in.dram_working_set) {
     if (!in.working_set_bytes) {
       out.push_back({"working_set_unknown",

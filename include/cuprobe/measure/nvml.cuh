@@ -28,6 +28,22 @@ struct nvml_sample {
   std::optional<bool> persistence_mode;
 };
 
+/// The device's PCIe link, as NVML reports it; unread fields are empty. The current generation
+/// and width drop while the link idles (power saving): read them while the bus is busy.
+struct nvml_pcie_link {
+  std::optional<unsigned> generation, width;          ///< now (nvmlDeviceGetCurrPcieLink*)
+  std::optional<unsigned> max_generation, max_width;  ///< the most device and system allow
+  std::optional<unsigned> gpu_max_generation;         ///< the most the GPU allows
+};
+
+/// The chip-to-chip link to a CPU (Grace Hopper's NVLink-C2C), from NVML's field values
+/// NVML_FI_DEV_C2C_LINK_COUNT (170) and NVML_FI_DEV_C2C_LINK_GET_MAX_BW (172, "C2C Link Speed
+/// in MBps for active links"); empty (or 0 links) where the GPU has none.
+struct nvml_c2c_link {
+  std::optional<unsigned> links;
+  std::optional<double> link_mbytes_per_s;  ///< one link's speed as NVML gives it
+};
+
 /// Names of the bits of nvml_sample::clock_event_reasons (NVML's nvmlClocksEventReason*).
 inline std::vector<std::string> clock_event_reason_names(std::optional<long long> reasons) {
   static const struct {
@@ -112,6 +128,36 @@ class nvml {
     return std::nullopt;
   }
 
+  /// The PCIe link (nvmlDeviceGetCurrPcieLinkGeneration/Width, nvmlDeviceGetMaxPcieLink*,
+  /// nvmlDeviceGetGpuMaxPcieLinkGeneration).
+  nvml_pcie_link pcie_link(device d) const {
+    nvml_pcie_link l;
+    if (!ok_ || !d) return l;
+    const auto read = [&](int (*f)(device, unsigned*), std::optional<unsigned>& out) {
+      unsigned v = 0;
+      if (f && f(d, &v) == 0) out = v;
+    };
+    read(pcie_gen_, l.generation);
+    read(pcie_width_, l.width);
+    read(pcie_max_gen_, l.max_generation);
+    read(pcie_max_width_, l.max_width);
+    read(pcie_gpu_max_gen_, l.gpu_max_generation);
+    return l;
+  }
+
+  /// The chip-to-chip link (nvmlDeviceGetFieldValues, see nvml_c2c_link).
+  nvml_c2c_link c2c_link(device d) const {
+    nvml_c2c_link c;
+    if (!ok_ || !d || !field_values_) return c;
+    field_value f[2] = {};
+    f[0].field_id = 170;  // NVML_FI_DEV_C2C_LINK_COUNT
+    f[1].field_id = 172;  // NVML_FI_DEV_C2C_LINK_GET_MAX_BW
+    if (field_values_(d, 2, f) != 0) return c;
+    if (auto v = f[0].number()) c.links = static_cast<unsigned>(*v);
+    if (auto v = f[1].number()) c.link_mbytes_per_s = *v;
+    return c;
+  }
+
   nvml(const nvml&) = delete;
   nvml& operator=(const nvml&) = delete;
 
@@ -138,6 +184,12 @@ class nvml {
     ecc_ = sym<int (*)(device, int*, int*)>("nvmlDeviceGetEccMode");
     persistence_ = sym<int (*)(device, int*)>("nvmlDeviceGetPersistenceMode");
     sys_driver_version_ = sym<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+    pcie_gen_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetCurrPcieLinkGeneration");
+    pcie_width_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetCurrPcieLinkWidth");
+    pcie_max_gen_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetMaxPcieLinkGeneration");
+    pcie_max_width_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetMaxPcieLinkWidth");
+    pcie_gpu_max_gen_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetGpuMaxPcieLinkGeneration");
+    field_values_ = sym<int (*)(device, int, field_value*)>("nvmlDeviceGetFieldValues");
     if (!init || !by_uuid_) {
       why_ = "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByUUID";
       return;
@@ -153,6 +205,41 @@ class nvml {
     if (ok_ && shutdown_) shutdown_();
     // The library stays loaded: other static destructors may still hold NVML pointers.
   }
+  /// NVML's nvmlFieldValue_t (its stable layout: ids, timestamps, value type, return, union).
+  struct field_value {
+    unsigned field_id = 0, scope_id = 0;
+    long long timestamp = 0, latency_us = 0;
+    int value_type = 0;   ///< nvmlValueType_t: 0 double, 1 uint, 2 ulong, 3 ull, 4 sll, 5 int
+    int nvml_return = 0;  ///< nvmlReturn_t of this field
+    union {
+      double d;
+      unsigned ui;
+      unsigned long ul;
+      unsigned long long ull;
+      long long sll;
+      int si;
+    } value = {};
+    std::optional<double> number() const {
+      if (nvml_return != 0) return std::nullopt;
+      switch (value_type) {
+        case 0:
+          return value.d;
+        case 1:
+          return double(value.ui);
+        case 2:
+          return double(value.ul);
+        case 3:
+          return double(value.ull);
+        case 4:
+          return double(value.sll);
+        case 5:
+          return double(value.si);
+        default:
+          return std::nullopt;
+      }
+    }
+  };
+
   template <class F>
   F sym(const char* name) {
     return reinterpret_cast<F>(dlsym(lib_, name));
@@ -172,6 +259,12 @@ class nvml {
   int (*ecc_)(device, int*, int*) = nullptr;
   int (*persistence_)(device, int*) = nullptr;
   int (*sys_driver_version_)(char*, unsigned) = nullptr;
+  int (*pcie_gen_)(device, unsigned*) = nullptr;
+  int (*pcie_width_)(device, unsigned*) = nullptr;
+  int (*pcie_max_gen_)(device, unsigned*) = nullptr;
+  int (*pcie_max_width_)(device, unsigned*) = nullptr;
+  int (*pcie_gpu_max_gen_)(device, unsigned*) = nullptr;
+  int (*field_values_)(device, int, field_value*) = nullptr;
 };
 
 }  // namespace cuprobe

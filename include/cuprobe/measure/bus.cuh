@@ -1,0 +1,147 @@
+// cuprobe/measure/bus.cuh: the link between the GPU and the host (PCIe, or a chip-to-chip
+// link), named from NVML, with its nominal rate per direction.
+//
+//   const cuprobe::host_link bus = cuprobe::query_host_link(cuprobe::device_info::query());
+//   std::printf("%s: %.1f GB/s per direction\n", bus.name.c_str(),
+//               bus.nominal_bytes_per_s ? *bus.nominal_bytes_per_s / 1e9 : 0.0);
+//   double r = cuprobe::pcie_nominal_bytes_per_s(5, 16);   // 63.0e9: Gen5 x16
+//
+// The nominal PCIe rate of one direction is lanes x the per-lane transfer rate x the line
+// encoding's efficiency / 8 bits (PCI Express Base Specification: 2.5 GT/s 8b/10b for Gen1,
+// 5 GT/s 8b/10b Gen2, 8 / 16 / 32 GT/s 128b/130b Gen3 / Gen4 / Gen5, 64 GT/s Gen6 in FLIT mode
+// with no line code, whose FLIT overhead is not counted here). Gen5 x16: 32e9 x 16 x 128/130 / 8
+// = 63.0 GB/s. It is a ceiling on bytes of the link, not of payload: TLP headers, framing and
+// flow control take their share before any data moves (docs/system-memory.md). A C2C link's
+// rate is NVML's per-link speed x the link count (an assumption stated in the docs). Unknown is
+// an empty optional; the nominal rate comes from the generation and width the device and system
+// allow (the current ones fall while the link idles), read when query_host_link() is called.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/json.cuh"
+#include "cuprobe/measure/nvml.cuh"
+
+namespace cuprobe {
+
+/// Per-lane transfer rate of PCIe generation `gen`, in GT/s; 0 for a generation it does not know.
+constexpr double pcie_lane_gtps(unsigned gen) {
+  return gen == 1   ? 2.5
+         : gen == 2 ? 5.0
+         : gen == 3 ? 8.0
+         : gen == 4 ? 16.0
+         : gen == 5 ? 32.0
+         : gen == 6 ? 64.0
+                    : 0.0;
+}
+
+/// Line-encoding efficiency of PCIe generation `gen`: 8/10 (Gen1, Gen2), 128/130 (Gen3..Gen5),
+/// 1 (Gen6 FLIT mode: no line code); 0 when unknown.
+constexpr double pcie_encoding(unsigned gen) {
+  return gen == 1 || gen == 2               ? 8.0 / 10.0
+         : gen == 3 || gen == 4 || gen == 5 ? 128.0 / 130.0
+         : gen == 6                         ? 1.0
+                                            : 0.0;
+}
+
+/// Nominal bytes/s of one direction of a PCIe link: GT/s x lanes x encoding / 8; 0 when the
+/// generation is unknown or the width is 0.
+constexpr double pcie_nominal_bytes_per_s(unsigned gen, unsigned lanes) {
+  return pcie_lane_gtps(gen) * 1e9 * double(lanes) * pcie_encoding(gen) / 8.0;
+}
+
+/// The GPU's link to the host.
+struct host_link {
+  enum class kind { unknown, pcie, c2c } type = kind::unknown;
+  std::string name = "unknown";  ///< "PCIe Gen5 x16", "NVLink-C2C (10 links)", "unknown"
+  std::optional<unsigned> generation, width;                  ///< PCIe: what the nominal rate uses
+  std::optional<unsigned> current_generation, current_width;  ///< PCIe: at the reading
+  std::optional<double> nominal_bytes_per_s;                  ///< one direction
+  std::string formula;  ///< how nominal_bytes_per_s was computed, in words
+  std::string why_unknown;
+
+  /// The rate of `directions` (1 or 2) directions at once, when known.
+  std::optional<double> nominal(unsigned directions) const {
+    if (!nominal_bytes_per_s) return std::nullopt;
+    return *nominal_bytes_per_s * directions;
+  }
+};
+
+inline const char* to_string(host_link::kind k) {
+  return k == host_link::kind::pcie ? "pcie" : k == host_link::kind::c2c ? "c2c" : "unknown";
+}
+
+/// The link from NVML's readings: C2C where it reports active links, else PCIe from the
+/// generation and width the device and system allow (nvml_pcie_link::max_*), else unknown.
+/// Pure (host-testable).
+inline host_link make_host_link(const nvml_pcie_link& p, const nvml_c2c_link& c) {
+  host_link l;
+  l.current_generation = p.generation;
+  l.current_width = p.width;
+  if (c.links && *c.links > 0 && c.link_mbytes_per_s && *c.link_mbytes_per_s > 0) {
+    l.type = host_link::kind::c2c;
+    l.name = "NVLink-C2C (" + std::to_string(*c.links) + " links)";
+    l.nominal_bytes_per_s = *c.links * *c.link_mbytes_per_s * 1e6;
+    char f[160];
+    std::snprintf(f, sizeof f, "%u links x %g MB/s (NVML_FI_DEV_C2C_LINK_GET_MAX_BW per link)",
+                  *c.links, *c.link_mbytes_per_s);
+    l.formula = f;
+    return l;
+  }
+  const std::optional<unsigned> gen = p.max_generation ? p.max_generation : p.generation;
+  const std::optional<unsigned> width = p.max_width ? p.max_width : p.width;
+  if (!gen || !width || pcie_nominal_bytes_per_s(*gen, *width) <= 0) {
+    l.why_unknown = !gen || !width ? "NVML reported no PCIe generation and width"
+                                   : "PCIe generation " + std::to_string(*gen) + " x" +
+                                         std::to_string(*width) + " has no known rate";
+    return l;
+  }
+  l.type = host_link::kind::pcie;
+  l.generation = gen;
+  l.width = width;
+  l.name = "PCIe Gen" + std::to_string(*gen) + " x" + std::to_string(*width);
+  l.nominal_bytes_per_s = pcie_nominal_bytes_per_s(*gen, *width);
+  char f[160];
+  std::snprintf(f, sizeof f, "%g GT/s x %u lanes x %s / 8 bits", pcie_lane_gtps(*gen), *width,
+                *gen <= 2   ? "8/10"
+                : *gen <= 5 ? "128/130"
+                            : "1 (FLIT mode, FLIT overhead not counted)");
+  l.formula = f;
+  return l;
+}
+
+/// Reads the link of `dev` from NVML (unknown, with the reason, where NVML is unavailable).
+inline host_link query_host_link(const device_info& dev) {
+  auto& n = nvml::instance();
+  if (!n.available()) {
+    host_link l;
+    l.why_unknown = "NVML unavailable: " + n.why_unavailable();
+    return l;
+  }
+  const auto d = n.device_by_uuid(dev.uuid);
+  if (!d) {
+    host_link l;
+    l.why_unknown = "NVML does not know the device " + dev.uuid;
+    return l;
+  }
+  return make_host_link(n.pcie_link(d), n.c2c_link(d));
+}
+
+inline json to_json(const host_link& l) {
+  json j = json::object();
+  j["kind"] = to_string(l.type);
+  j["name"] = l.name;
+  j["generation"] = l.generation;
+  j["width"] = l.width;
+  j["current_generation"] = l.current_generation;
+  j["current_width"] = l.current_width;
+  j["nominal_bytes_per_s"] = l.nominal_bytes_per_s;
+  j["formula"] = l.formula;
+  j["why_unknown"] = l.why_unknown;
+  return j;
+}
+
+}  // namespace cuprobe
