@@ -70,12 +70,12 @@ void print_environment(const cuprobe::device_info& d) {
   std::printf("ECC / persistence   %s / %s\n", on_off(s.ecc_on), on_off(s.persistence_mode));
 }
 
-double report_timers(cuprobe::summary_file& sum, bool quick) {
+double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
   section("timers");
   namespace ex = cuprobe::experiments;
   using tc = cuprobe::timer_characterisation;
   ex::timer_repeat_options o;
-  o.repeats = quick ? 3 : 7;
+  o.repeats = repeats;
   const auto t = ex::timer_repeats(o);
   const double mhz = t.median(&tc::effective_sm_clock_mhz);
   const auto nvml = t.nvml_sm_clock_mhz();
@@ -190,7 +190,13 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   o.run = cli.run_options();
   o.run.warmup = cli.small ? 1 : 2;
   o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 10));
-  if (cli.small) o.array_bytes = std::uint64_t(64) << 20;
+  // --small: one persistent shape and 16 MiB arrays (3 shapes and 64 MiB before): 3 patterns x
+  // 2 operators x 2 modes x 2 grids = 24 points x 3 launches = 72 instead of 144 launches, on
+  // a quarter of the bytes each.
+  if (cli.small) {
+    o.persistent = {{4, 256}};
+    o.array_bytes = std::uint64_t(16) << 20;
+  }
   const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg, cache::cs>,
                           gen::pattern_list<gen::stream_pattern::read, gen::stream_pattern::write,
                                             gen::stream_pattern::copy>,
@@ -223,7 +229,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
 
   ex::cache_bw_options co;
   co.run = o.run;
-  if (cli.small) co.bytes_per_launch = 16.0 * (1 << 20);
+  if (cli.small) co.bytes_per_launch = 4.0 * (1 << 20);  // --small: a quarter of 16 MiB
   const auto l2 = ex::l2_bandwidth(d, co);
   for (const auto& m : l2.points) res.add(m);
   std::printf(
@@ -237,7 +243,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
 
   ex::cache_curve_options l1o;  // its L1 options: two blocks of 512 threads per SM
   l1o.l1.run = o.run;
-  if (cli.small) l1o.l1.bytes_per_launch = 16.0 * (1 << 20);
+  if (cli.small) l1o.l1.bytes_per_launch = 4.0 * (1 << 20);  // --small: a quarter of 16 MiB
   const auto l1 = ex::l1_bandwidth(d, l1o.l1);
   for (const auto& m : l1.points) res.add(m);
   const double l1_clk =
@@ -400,7 +406,8 @@ int main(int argc, char** argv) {
     cuprobe::summary_file sum(argc, argv, d);
     print_device(d);
     print_environment(d);
-    const double mhz = report_timers(sum, cli.quick || cli.small);
+    // --small: one repeat (405 launches: 400 of them the event-resolution sleeps) instead of 3.
+    const double mhz = report_timers(sum, cli.small ? 1 : cli.quick ? 3 : 7);
     cuprobe::results res(argc, argv);
     report_compute(d, cli, sum, res);
     report_memory(d, cli, sum, res, mhz);

@@ -8,7 +8,8 @@
 // release_atomic_acquire_load (release fetch_add, acquire load by the last block). Integer
 // inputs, so "exact" means equal. Fence cost: a loop of (store; fence) minus the same loop
 // without the fence, per iteration, for one warp and for a block of 1024 threads, each a
-// measurement of the protocol (experiments/ordering.cuh).
+// measurement of the protocol (experiments/ordering.cuh); then fence.sc at every scope with
+// the stored rows on lines the L2 homes near to and far from SM 0 (fence_cost_by_home).
 #include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
@@ -58,12 +59,48 @@ int main(int argc, char** argv) {
       res.add(std::move(*c.with));
       res.add(std::move(*c.without));
     }
+    // The same sc fences with the rows on lines the L2 homes near to and far from one SM:
+    // the unplaced figure above lies between the two (docs/memory-latency.md).
+    cuprobe::table hf({"fence", "threads", "near", "far", "far - near"});
+    fo.sm = 0;
+    if (cli.small) fo.run.stop = cuprobe::stopping_rule::fixed(1);  // 16 points x 2 loops
+    const auto bh = ex::fence_cost_by_home(dev, fo);
+    auto& hj = res.extra("memory_ordering")["fence_cycles_by_home"];
+    hj["sm"] = bh.sm;
+    hj["near_lines"] = bh.near_lines;
+    hj["far_lines"] = bh.far_lines;
+    hj["near_hop_cycles"] = bh.near_cycles;
+    hj["far_hop_cycles"] = bh.far_cycles;
+    for (std::size_t i = 0; i + 1 < bh.costs.size(); i += 2) {
+      auto& n = bh.costs[i];
+      auto& fa = bh.costs[i + 1];
+      if (!n.supported || !fa.supported) continue;
+      const std::string name = std::string("fence.") + n.sem + "." + n.scope;
+      const std::string key = name + ".x" + std::to_string(n.threads);
+      hj[key + ".near"] = n.cycles_per_fence;
+      hj[key + ".far"] = fa.cycles_per_fence;
+      hf.add_row({name, std::to_string(n.threads), cuprobe::fmt(n.cycles_per_fence, 1),
+                  cuprobe::fmt(fa.cycles_per_fence, 1),
+                  cuprobe::fmt(*fa.cycles_per_fence - *n.cycles_per_fence, 1)});
+      for (auto* c : {&n, &fa}) {
+        res.add(*c->with);
+        res.add(*c->without);
+      }
+    }
     std::printf("Memory ordering on %s\n\n", dev.name.c_str());
     t.print();
     std::printf(
         "\nFence cost (cycles per iteration of store+fence minus store alone; median of "
         "samples)\n");
     f.print();
+    std::printf(
+        "\nFence cost by the L2 home of the stored lines, seen from SM %u (%zu near lines at "
+        "%.1f cycles per atomic hop, %zu far at %.1f)\n",
+        bh.sm, bh.near_lines, bh.near_cycles, bh.far_lines, bh.far_cycles);
+    if (bh.costs.empty())
+      std::printf("not measured: the lines did not split into near and far from SM %u\n", bh.sm);
+    else
+      hf.print();
     res.write(cli);
     return 0;
   });

@@ -60,11 +60,19 @@ cuprobe_add_sass_test(ordering_publish_release_acquire_load SOURCE ${_ordering_p
            "CCTL\\.IVALL" "LDG\\.E\\.64")
 
 # The fence-cost loop: the timed region holds the stores and, with the fence, one fence per
-# store (unrolled by 4: at least 4 of each); the baseline has no fence.
+# store (one round stores each of the 8 rows once: 8 of each, rows' addresses in registers, no
+# local memory); the baseline has no fence.
 # (The probe instantiates fence_cost_kernel<sc, gpu, true> and <sc, cta, false> only.)
 cuprobe_add_sass_test(ordering_fence_cost_loop SOURCE ${_ordering_probe}
   FUNCTION "fence_cost_kernel.*Lb1E" BETWEEN "CS2R.*SR_CLOCKLO" "CS2R.*SR_CLOCKLO"
-  CHECK "STG\\.E >= 4" "MEMBAR\\.SC\\.GPU >= 4" "!LDL|STL")
+  CHECK "STG\\.E == 8" "MEMBAR\\.SC\\.GPU == 8" "!LDL|STL")
 cuprobe_add_sass_test(ordering_fence_cost_baseline SOURCE ${_ordering_probe}
   FUNCTION "fence_cost_kernel.*Lb0E" BETWEEN "CS2R.*SR_CLOCKLO" "CS2R.*SR_CLOCKLO"
-  CHECK "STG\\.E >= 4" "!MEMBAR|CCTL|ERRBAR")
+  CHECK "STG\\.E == 8" "!MEMBAR|CCTL|ERRBAR|LDL|STL")
+
+# The L2 home probe (gen::chase_load_home in gen::chase_hops_kernel): each timed hop is one
+# 64-bit atomic add (generic ATOM, whose shared/local fallbacks a global address branches over),
+# no global load (a load could be served by the near partition's copy of a far line).
+cuprobe_add_sass_test(ordering_home_probe SOURCE ${_ordering_probe}
+  FUNCTION "chase_hops_kernel.*chase_load_home" BETWEEN "SR_CLOCKLO" "SR_CLOCKLO"
+  CHECK "ATOMG?\\.E\\.ADD\\.64\\.STRONG\\.GPU == 1" "!LDG")

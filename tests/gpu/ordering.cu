@@ -7,6 +7,8 @@
 // - fence_proxy_async: shared-memory writes, the proxy fence, then cp.async.bulk to global.
 // - experiments::fence_costs: runs, finite numbers, the orderings that cannot fail; each
 //   figure is a measurement of the protocol (unit cycles, environment, flags).
+// - experiments::fence_cost_by_home: lines sorted by their L2 home (each once, the same in a
+//   second chase), every placed point measured on its SM; near/far differences printed.
 // No test relies on a race showing up: a missing fence is not reliably observable.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
@@ -18,6 +20,7 @@
 #include <cuda/atomic>
 #include <cuda/ptx>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -308,6 +311,77 @@ CUPROBE_GPU_TEST_CASE("experiments::fence_costs: every semantics x scope, finite
   }
   CHECK_THROWS_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(0, o)), cuprobe::error);
   CHECK_THROWS_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(2048, o)), cuprobe::error);
+}
+
+// What must hold whatever the answer to "does a gpu-scope fence wait for the line's home?":
+// the classification covers the ring's lines once each and repeats, every placed point is
+// measured on the SM it asked for, positive, with its home recorded. The near/far differences
+// are printed, not asserted (docs/memory-latency.md quotes them).
+CUPROBE_GPU_TEST_CASE("experiments::fence_cost_by_home: lines sorted by L2 home, both measured") {
+  namespace ex = cuprobe::experiments;
+  const auto dev = cuprobe::device_info::query();
+  const ex::fence_cost_lines lines(0);
+  const auto& h = lines.homes;
+  MESSAGE("SM 0: " << h.near.size() << " near lines at " << h.near_cycles << " cycles, "
+                   << h.far.size() << " far at " << h.far_cycles << ", " << h.above_fraction
+                   << " of hops set aside");
+  CHECK(h.sm == 0);
+  CHECK(h.near_cycles > 0);
+  CHECK(h.far_cycles >= h.near_cycles);
+  std::vector<std::uint64_t> all(h.near);
+  all.insert(all.end(), h.far.begin(), h.far.end());
+  CHECK(all.size() <= lines.ring.nodes());
+  std::sort(all.begin(), all.end());
+  CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());  // no line in both
+  for (std::uint64_t a : all) REQUIRE(lines.ring.node_of(a) < lines.ring.nodes());
+  // The same lines, the same SM, a second chase: a line's home does not move.
+  const auto again = ex::l2_classify_lines(lines.ring, 0, g::chase_load_home{});
+  std::vector<std::uint64_t> far_again(again.far);
+  std::sort(far_again.begin(), far_again.end());
+  std::size_t kept = 0;
+  for (std::uint64_t a : h.far) kept += std::binary_search(far_again.begin(), far_again.end(), a);
+  const double agree = h.far.empty() ? 1.0 : double(kept) / double(h.far.size());
+  MESSAGE("far lines still far in a second chase: " << 100 * agree << " %");
+  if (!h.separated()) {
+    MESSAGE("the hops did not split in two clusters: this GPU shows one L2 home per SM");
+    ex::fence_cost_options o;
+    o.home = ex::l2_home::near;
+    CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(32, o, &lines)),
+                         doctest::Contains("did not split into near and far"), cuprobe::error);
+    CHECK(ex::fence_cost_by_home(dev, o).costs.empty());
+    return;
+  }
+  CUPROBE_TIMING_CHECK(agree > 0.9);
+
+  ex::fence_cost_options o;
+  o.iterations = 256;
+  o.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto r = ex::fence_cost_by_home(dev, o);
+  REQUIRE(r.costs.size() == 16);
+  CHECK(r.near_lines + r.far_lines > 0);
+  const char* scopes[] = {"cta", "cluster", "gpu", "sys"};
+  for (std::size_t i = 0; i < r.costs.size(); ++i) {
+    const auto& c = r.costs[i];
+    CAPTURE(std::string(c.scope) + " x" + std::to_string(c.threads) + " " + ex::to_string(c.home));
+    CHECK(std::string(c.sem) == "sc");
+    CHECK(std::string(c.scope) == scopes[(i / 2) % 4]);
+    CHECK(c.threads == (i < 8 ? 32u : 1024u));
+    CHECK(c.home == (i % 2 == 0 ? ex::l2_home::near : ex::l2_home::far));
+    if (dev.cc_major >= 9) CHECK(c.supported);
+    if (!c.supported) continue;
+    REQUIRE(c.with);
+    REQUIRE(c.without);
+    REQUIRE(c.sm);
+    CHECK(*c.sm == 0);
+    CHECK(c.with->stats.median > 0);
+    CHECK(c.without->stats.median > 0);
+    CHECK(c.with->params.at("home").as_string() == ex::to_string(c.home));
+    if (i % 2 == 1 && r.costs[i - 1].supported)
+      MESSAGE("fence.sc." << c.scope << " x" << c.threads << ": near "
+                          << *r.costs[i - 1].cycles_per_fence << ", far " << *c.cycles_per_fence
+                          << ", far - near "
+                          << *c.cycles_per_fence - *r.costs[i - 1].cycles_per_fence << " cycles");
+  }
 }
 
 CUPROBE_GPU_TEST_CASE("experiments::publish_consume: every launch exact") {

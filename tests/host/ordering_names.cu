@@ -7,6 +7,8 @@
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/fence.cuh>
 
+#include "h200_like.cuh"
+
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -75,4 +77,45 @@ TEST_CASE(
   pc.launches = 0;
   CHECK_THROWS_WITH_AS(ex::publish_consume(g::publish_pattern::acq_rel_atomic, pc),
                        doctest::Contains("launches is 0"), cuprobe::error);
+}
+
+TEST_CASE("fence_cost placement: names, defaults, and the options' refusals before any CUDA call") {
+  namespace ex = cuprobe::experiments;
+  CHECK(std::string(ex::to_string(ex::l2_home::unplaced)) == "unplaced");
+  CHECK(std::string(ex::to_string(ex::l2_home::near)) == "near");
+  CHECK(std::string(ex::to_string(ex::l2_home::far)) == "far");
+  const ex::fence_cost_options o;
+  CHECK(o.home == ex::l2_home::unplaced);  // the default stays: one allocation, wherever it lands
+  CHECK(o.sm == 0);
+  const ex::fence_cost_result c;
+  CHECK(c.home == ex::l2_home::unplaced);
+  CHECK(!c.sm);
+  // Two clusters count as apart from 10 % on; an unsplit classification tells no line apart.
+  ex::l2_line_homes h;
+  h.near_cycles = 300;
+  h.far_cycles = 320;
+  CHECK(!h.separated());
+  h.far_cycles = 560;
+  CHECK(h.separated());
+  CHECK(g::fence_cost_rows == 8);
+  CHECK(g::fence_cost_unclaimed == 0xffffffffu);
+
+  ex::fence_cost_options odd;
+  odd.iterations = 100;  // not a multiple of the 8 rows
+  CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(32, odd)),
+                       doctest::Contains("iterations is 100; it must be a multiple of 8"),
+                       cuprobe::error);
+  ex::fence_cost_options bad_home;
+  bad_home.home = static_cast<ex::l2_home>(7);
+  CHECK_THROWS_WITH_AS((ex::fence_cost<p::sem::sc, p::scope::gpu>(32, bad_home)),
+                       doctest::Contains("home is not one of unplaced, near, far"), cuprobe::error);
+  const auto dev = cuprobe_test::h200_like();
+  ex::fence_cost_options far_sm;
+  far_sm.sm = 132;
+  CHECK_THROWS_WITH_AS(
+      ex::fence_cost_by_home(dev, far_sm),
+      doctest::Contains("fence_cost_by_home: sm is 132; the device has SMs 0 .. 131"),
+      cuprobe::error);
+  CHECK_THROWS_WITH_AS(ex::fence_cost_by_home(dev, odd), doctest::Contains("multiple of 8"),
+                       cuprobe::error);
 }

@@ -19,6 +19,10 @@
 //    at mixed_bytes; with the far fraction f seen at mixed_bytes, the far bandwidth is what
 //    makes the mix take its time: 1 / B_mixed = (1 - f) / B_near + f / B_far (a model: it
 //    assumes that near and far accesses do not overlap differently from near ones).
+//  - Line by line (l2_classify_lines): every hop of a ring of at most 8192 lines timed from one
+//    SM names its line, so the two clusters sort the lines themselves; with an atomic hop
+//    (gen::chase_load_home) by the partition that homes them (experiments/ordering.cuh places
+//    fence-cost stores on near or far lines with it).
 #pragma once
 
 #include <algorithm>
@@ -96,6 +100,64 @@ inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, d
   }
   if (b.empty()) return {lo, lo, 0, above.size() / total};
   return {lo, hi, double(b.size()) / double(v.size()), above.size() / total};
+}
+
+/// Which L2 partition holds a line for an SM: unplaced (not chosen: wherever an allocation put
+/// it), near (the partition wired to the SM's GPC) or far (across the crossbar).
+enum class l2_home { unplaced, near, far };
+
+inline const char* to_string(l2_home h) {
+  return h == l2_home::near ? "near" : h == l2_home::far ? "far" : "unplaced";
+}
+
+/// The lines of a ring told apart by the time one SM takes to reach them.
+struct l2_line_homes {
+  std::uint32_t sm = 0;
+  std::vector<std::uint64_t> near, far;    ///< device addresses of the ring's 128-byte lines
+  double near_cycles = 0, far_cycles = 0;  ///< the two clusters' medians, cycles per hop
+  double above_fraction = 0;  ///< share of hops above 3 x the fastest 5 % (left out: misses)
+  /// The clusters lie at least 10 % apart; closer, the split is noise and tells no line apart.
+  bool separated() const { return far_cycles > 1.1 * near_cycles; }
+};
+
+/// Times one hop to every line of `ring` (rings = 1, at most 8192 nodes) from SM `sm`:
+/// gen::chase_hops with `load` after one untimed pass, so timed hop h reads node x_h (x_0 = node
+/// 0, x_{h+1} its successor in chase_successors). The hops split in two clusters
+/// (split_two_clusters, hops above 3 x the fastest 5 % set aside) and each line goes to the
+/// cluster whose median is nearer its hop. With gen::chase_load_home (an atomic, performed
+/// where the line is homed) this sorts lines by the partition that homes them; with .cg loads
+/// on a ring that fits the near partition every line answers near (l2_partitions' method).
+template <class Load>
+l2_line_homes l2_classify_lines(const gen::chase_ring& ring, std::uint32_t sm, Load load,
+                                cudaStream_t stream = nullptr) {
+  require(ring.rings() == 1 && ring.nodes() <= 8192 && ring.stride() == 128,
+          "l2_classify_lines: the ring must be one ring of at most 8192 nodes 128 bytes apart, "
+          "got " +
+              std::to_string(ring.nodes()) + " nodes, stride " + std::to_string(ring.stride()));
+  const auto n = std::uint32_t(ring.nodes());
+  const auto hops = gen::chase_hops(ring, sm, n, n, load, stream);
+  const auto next = gen::chase_successors(n, 1, ring.seed());
+  std::vector<std::uint64_t> node(n);
+  std::uint64_t x = 0;
+  for (std::uint32_t h = 0; h < n; ++h) {
+    node[h] = x;
+    x = next[x];
+  }
+  require(hops.last_node == x,
+          "l2_classify_lines: the chase ended off the ring's order, so its hops name no line");
+  const double cap = 3 * summarize(std::vector<double>(hops.cycles.begin(), hops.cycles.end())).p05;
+  const auto c = split_two_clusters(hops.cycles, cap);
+  l2_line_homes r;
+  r.sm = sm;
+  r.near_cycles = c[0];
+  r.far_cycles = c[1];
+  r.above_fraction = c[3];
+  for (std::uint32_t h = 0; h < n; ++h) {
+    const double t = hops.cycles[h];
+    if (t > cap) continue;
+    (std::fabs(t - c[0]) <= std::fabs(t - c[1]) ? r.near : r.far).push_back(ring.address(node[h]));
+  }
+  return r;
 }
 
 template <class Progress>
