@@ -6,6 +6,8 @@
 //
 //   build/h200/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
 //   --partitions 0: leave out the two L2 partitions (experiments/l2_partitions.cuh).
+//   --l2-write-path st_global|tma_bulk: the L2 write figure's kernel (st.global.cg, or bulk stores
+//   from shared memory); all: only every write variant, validated, beside the read (issue 11).
 //   --explore 1: also sweep the kernels' shape (blocks per SM x threads x accesses in flight) for
 //   the L2 and L1 reads, with the stream kernel of dram_bandwidth beside them (how the defaults
 //   were chosen: docs/memory-ptx.md).
@@ -73,6 +75,72 @@ void explore_writes(const cuprobe::device_info& dev, cuprobe::results& res,
   e.print();
 }
 
+/// --l2-write-path all: every L2 write variant at L2/16 and L2/8 (st.global.cg shapes, chunks no
+/// two CTAs share, bulk stores from shared memory), each validated, beside the read of the same
+/// working set: which write path is fastest (issue 11).
+void explore_write_paths(const cuprobe::device_info& dev, cuprobe::results& res,
+                         const cuprobe::run_options& run, double mhz) {
+  cuprobe::table e({"path", "working set", "config", "GB/s", "B/clk/SM", "x read", "valid"});
+  constexpr auto W = gen::stream_pattern::write;
+  for (std::size_t div : {16, 8}) {
+    const std::size_t bytes = dev.l2_bytes / div;
+    ex::cache_bw_options o;
+    o.run = run;
+    double read = 0;
+    const auto add = [&](const char* path, const std::string& config, ex::stream_result r) {
+      r.check.require();
+      const double gbps = r.m.gb_per_s();
+      if (read == 0) read = gbps;
+      e.add_row(
+          {path, cuprobe::fmt_bytes(r.m.params.at("array_bytes").as_number()), config,
+           cuprobe::fmt(gbps, 0),
+           cuprobe::fmt(cuprobe::model::per_clock_per_sm(gbps * 1e9, dev.sm_count, mhz * 1e6), 1),
+           cuprobe::fmt(gbps / read, 2), r.check.ok ? "yes" : "NO"});
+      r.m.name = "explore." + r.m.name;  // kept apart from the headline points
+      res.add(std::move(r.m)).with_param("config", config);
+    };
+    add("read (.cg)", "U4 1x1024",
+        ex::cache_bw_measure<gen::stream_pattern::read, cache::cg>(dev, bytes, false, o));
+    const auto st = [&](auto u, int bps, int threads, std::size_t b, const char* note) {
+      constexpr int U = decltype(u)::value;
+      if (bps * threads > dev.max_threads_per_sm) return;
+      ex::cache_bw_options so = o;
+      so.blocks_per_sm = bps;
+      so.threads = threads;
+      add("st_global",
+          "U" + std::to_string(U) + " " + std::to_string(bps) + "x" + std::to_string(threads) +
+              note,
+          ex::cache_bw_measure<W, cache::cg, U>(dev, b, false, so));
+    };
+    using u4 = std::integral_constant<int, 4>;
+    for (auto [bps, th] : {std::pair{1, 1024}, std::pair{2, 1024}, std::pair{2, 512}})
+      st(u4{}, bps, th, bytes, "");
+    st(std::integral_constant<int, 8>{}, 1, 1024, bytes, "");
+    st(std::integral_constant<int, 16>{}, 1, 512, bytes, "");
+    // Own chunks: the array a whole number of grid x chunk, so no two CTAs write one chunk in
+    // the same round (the partitioned layout shares chunks when there are fewer than CTAs).
+    for (auto [bps, th] : {std::pair{1, 256}, std::pair{2, 256}, std::pair{1, 512}}) {
+      const std::size_t round = std::size_t(bps) * dev.sm_count * th * 4 * 16;
+      if (bytes >= round) st(u4{}, bps, th, bytes / round * round, ", own chunks");
+    }
+    for (std::uint32_t kib : {4, 8, 16})
+      for (unsigned stages : {2, 4, 8})
+        for (unsigned ctas : {1, 2, 4})
+          for (unsigned issuers : {1, 2})
+            for (auto order : {gen::tma_order::contiguous, gen::tma_order::interleaved}) {
+              if (order == gen::tma_order::interleaved && (issuers != 1 || stages != 4)) continue;
+              ex::cache_bw_options to = o;
+              to.write_path = ex::l2_write_path::tma_bulk;
+              to.tma = {kib * 1024, stages, ctas, issuers, order};
+              if (!ex::l2_tma_write_fits(dev, to)) continue;
+              if (bytes < std::size_t(ctas) * dev.sm_count * kib * 1024) continue;  // < 1 round
+              add("tma_bulk", to.tma.describe(), ex::l2_write_measure(dev, bytes, to));
+            }
+  }
+  std::printf("\nL2 write paths (x read: against the .cg read of the same working set):\n");
+  e.print();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,8 +149,14 @@ int main(int argc, char** argv) {
         argc, argv, "cache_bandwidth: L1, L2 and shared-memory bandwidth",
         {cuprobe::cli_option::integer(
              "--explore", "1: also sweep the kernels' shapes; 2: only the L2 write paths", 0, 2, 0),
-         cuprobe::cli_option::integer("--partitions", "1: the two L2 partitions, per SM", 0, 1,
-                                      1)});
+         cuprobe::cli_option::integer("--partitions", "1: the two L2 partitions, per SM", 0, 1, 1),
+         cuprobe::cli_option::text("--l2-write-path",
+                                   "st_global or tma_bulk: the L2 write figure's kernel; all: "
+                                   "only every write variant, validated, beside the read",
+                                   "")});
+    const std::string write_path = cli.get("--l2-write-path");
+    if (!write_path.empty() && write_path != "all")
+      (void)ex::l2_write_path_of(write_path, "--l2-write-path");  // refused before any CUDA call
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
     const bool short_run = cli.quick || cli.small;
@@ -90,6 +164,14 @@ int main(int argc, char** argv) {
     run.warmup = cli.small ? 1 : 2;
     run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
 
+    if (write_path == "all") {
+      cuprobe::timer_characterisation clk;
+      cuprobe::measure_effective_clock(clk, 20);
+      cuprobe::results res(argc, argv);
+      explore_write_paths(dev, res, run, clk.effective_sm_clock_mhz);
+      res.write(cli);
+      return 0;
+    }
     if (cli.get_integer("--explore") == 2) {
       cuprobe::timer_characterisation clk;
       cuprobe::measure_effective_clock(clk, 20);
@@ -103,7 +185,9 @@ int main(int argc, char** argv) {
       c->run = run;
       // --quick keeps the launches' length: on the H200 a quarter of bytes_per_launch gave
       // 80 instead of 110 B/clk/SM for L1 and 9.3 instead of 11.1 TB/s for L2 (2026-12-01).
-      if (cli.small) c->bytes_per_launch = 16.0 * (1 << 20);
+      // --small (compute-sanitizer): 4 MiB per launch, a quarter of the 16 MiB before; the
+      // launches per point (1 warm-up + 2 samples) and the working sets are unchanged.
+      if (cli.small) c->bytes_per_launch = 4.0 * (1 << 20);
     }
     o.points_per_octave = short_run ? 1 : 2;
     if (short_run) {
@@ -115,12 +199,18 @@ int main(int argc, char** argv) {
     };
     const auto c = ex::cache_curves(dev, o, progress);
     ex::cache_bw_options bo = o.l2;
+    if (!write_path.empty()) bo.write_path = ex::l2_write_path_of(write_path, "--l2-write-path");
     const auto l2 = ex::l2_bandwidth(dev, bo);
     ex::smem_bw_options so;
     so.run = run;
     so.run.warmup = 1;
     so.run.stop = cuprobe::stopping_rule::fixed(short_run ? 3 : 5);
-    if (cli.small) so.rounds = 4;  // racecheck tracks every shared access
+    if (cli.small) {  // racecheck tracks every shared access
+      so.rounds = 4;
+      // One conflict stride instead of 32 (as device_report): the read and write points plus 1
+      // conflict point, 4 launches each, instead of 32 conflict points x 4 launches.
+      so.conflict_strides = {2};
+    }
     const auto sm = ex::shared_memory_bandwidth(dev, so, progress);
     cuprobe::timer_characterisation clk;
     cuprobe::measure_effective_clock(clk, 20);
@@ -169,8 +259,9 @@ int main(int argc, char** argv) {
                              cuprobe::fmt_bytes(l2.working_sets.back());
     t.add_row({"L2 read (" + sets + ")", tbps(l2.read_bytes_per_s),
                cuprobe::fmt(per_clk(l2.read_bytes_per_s), 1), "-", "", ""});
-    t.add_row({"L2 write (" + sets + ")", tbps(l2.write_bytes_per_s),
-               cuprobe::fmt(per_clk(l2.write_bytes_per_s), 1), "-", "", ""});
+    t.add_row({std::string("L2 write (") + ex::to_string(l2.write_path) + ", " + sets + ")",
+               tbps(l2.write_bytes_per_s), cuprobe::fmt(per_clk(l2.write_bytes_per_s), 1), "-", "",
+               ""});
     t.add_row({"L2 copy, read + written (" + sets + ")", tbps(l2.copy_bytes_per_s),
                cuprobe::fmt(per_clk(l2.copy_bytes_per_s), 1), "-", "", ""});
     std::printf("\n");
@@ -202,6 +293,11 @@ int main(int argc, char** argv) {
       ex::l2_partition_options po;
       po.bw = o.l2;
       if (short_run) po.sms = {0, std::uint32_t(dev.sm_count / 2)};
+      if (cli.small) {  // one SM, one chase per ring of 1024 hops: 2 chases instead of 12
+        po.sms = {0};
+        po.repeats = 1;
+        po.hops = 1024;
+      }
       const auto p = ex::l2_partitions(dev, po, progress);
       cuprobe::table pt({"SM", "near cycles", "far cycles", "far share", "DRAM share"});
       for (const auto& q : p.per_sm) {
@@ -285,6 +381,7 @@ int main(int argc, char** argv) {
     x["l2_capacity_bytes"] = lv.l2_capacity_bytes;
     x["l2_read_gb_per_s"] = l2.read_bytes_per_s / 1e9;
     x["l2_write_gb_per_s"] = l2.write_bytes_per_s / 1e9;
+    x["l2_write_path"] = ex::to_string(l2.write_path);
     x["l2_copy_gb_per_s"] = l2.copy_bytes_per_s / 1e9;
     x["smem_read_bytes_per_clock_per_sm"] = sm.read.back().bytes_per_clock_per_sm;
     x["smem_limit_bytes_per_clock_per_sm"] = sm.limit.bytes_per_clock;

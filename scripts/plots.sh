@@ -57,8 +57,43 @@ for d_ in load store; do
       -o "$dir/tma_${d_}_${c_}_heatmap.png"
   done
 done
+# WGMMA: TFLOP/s and % of peak per type, N and SS/RS (dense, the "sizes" section), then sparse.
+p wgmma.json wgmma --where params.section=sizes --ylabel "TFLOP/s" \
+  --title "WGMMA throughput (dense, one block per SM): TFLOP/s and % of peak by type, N, SS/RS" \
+  -o "$dir/wgmma_sizes.png"
+p wgmma.json wgmma --where params.section=sparse --ylabel "TFLOP/s" \
+  --title "WGMMA throughput, 2:4 sparse A: TFLOP/s and % of peak by type and N" \
+  -o "$dir/wgmma_sparse.png"
 # Distributed shared memory: latency per target rank, one series per cluster size.
 p dsm.json line --x params.target_rank --y rates.cycles_per_op --series params.cluster_size \
   --name-prefix dsm.latency --where params.remote=True --ylabel "cycles per hop" \
   --title "DSM latency: rank 0 reading rank t of its cluster" -o "$dir/dsm_latency.png"
+# Access patterns (examples/access_patterns): useful bandwidth and the model's sectors per
+# request against the base offset (stride 1) and against the stride (offset 0), one series per
+# lane width, DRAM reads; then copy bandwidth against working set (log x).
+for lv in dram l2; do
+  p access_patterns.json line --x params.offset --y params.useful_gb_per_s --series params.width \
+    --name-prefix access.read --where params.level=$lv --where params.shape=strided \
+    --where params.stride=1 --ylabel "useful GB/s" \
+    --title "Read bandwidth vs base offset ($lv working set), by bytes per lane" \
+    -o "$dir/access_offset_$lv.png"
+  p access_patterns.json line --x params.stride --y params.useful_gb_per_s --series params.width \
+    --name-prefix access.read --where params.level=$lv --where params.shape=strided \
+    --where params.offset=0 --logx --ylabel "useful GB/s" \
+    --title "Read bandwidth vs stride ($lv working set), by bytes per lane" \
+    -o "$dir/access_stride_$lv.png"
+done
+p access_patterns.json line --x params.offset --y params.sectors_per_request --series params.width \
+  --name-prefix access.read --where params.level=dram --where params.shape=strided \
+  --where params.stride=1 --ylabel "sectors per request (model = ncu)" \
+  --title "Sectors per warp request vs base offset" -o "$dir/access_offset_sectors.png"
+p access_patterns.json line --x params.stride --y params.sectors_per_request --series params.width \
+  --name-prefix access.read --where params.level=dram --where params.shape=strided \
+  --where params.offset=0 --logx --ylabel "sectors per request (model = ncu)" \
+  --title "Sectors per warp request vs stride" -o "$dir/access_stride_sectors.png"
+p access_patterns.json line --x params.working_set_bytes --y params.useful_gb_per_s \
+  --series params.width --name-prefix access.copy --where params.level=sweep --logx \
+  --ylabel "copy GB/s (read + written)" \
+  --title "Copy bandwidth vs working set (source + destination), by bytes per lane" \
+  -o "$dir/access_copy_vs_working_set.png"
 exit 0

@@ -5,6 +5,11 @@
   plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min]
                   [--facet PARAM] -o OUT.png      (--facet: one heatmap per value, in a grid)
   plot.py bar     RESULTS.json --label FIELD --value METRIC [--horizontal] -o OUT.png
+  plot.py wgmma   RESULTS.json [--where params.section=sizes] -o OUT.png
+                  examples/wgmma's throughput points: one column per --facet (params.type), bars
+                  at each --x (params.n) per --series (params.form: SS / RS); top row --y
+                  (params.tflops), bottom row --value x 100 (params.fraction_of_peak: % of peak);
+                  benchmarks named wgmma.throughput.* unless --name-prefix; repeats: --agg
 
 FIELD / PARAM / METRIC are dotted paths into one benchmark of the file: "params.threads",
 "rates.gb_per_s", "summary.median", "name", "unit" (a bare word other than name, unit and
@@ -35,7 +40,12 @@ ROLES = {
     "heatmap": (("x", "scalar", True), ("y", "scalar", True), ("value", "num", True),
                 ("facet", "scalar", False)),
     "bar": (("label", "scalar", False), ("value", "num", True)),
+    "wgmma": (("x", "scalar", True), ("y", "num", True), ("value", "num", False),
+              ("series", "scalar", False), ("facet", "scalar", False)),
 }
+# The wgmma kind's fields unless given (examples/wgmma's params, experiments/wgmma.cuh).
+WGMMA_DEFAULTS = {"x": "params.n", "y": "params.tflops", "value": "params.fraction_of_peak",
+                  "series": "params.form", "facet": "params.type", "name_prefix": "wgmma.throughput."}
 
 
 TOP_LEVEL = ("name", "unit", "samples")  # bare words that are not params
@@ -208,6 +218,47 @@ def plot_bar(ax, benches, a):
     ax.grid(True, axis="x" if a.horizontal else "y", alpha=0.3)
 
 
+def plot_wgmma(plt, benches, a):
+    """Grouped bars per facet (type): --y on top, --value x 100 below; repeats aggregated."""
+    agg = {"max": max, "min": min, "median": statistics.median}[a.agg]
+    cells = {}
+    for b in benches:
+        key = (str(field(b, a.facet)), field(b, a.x), str(field(b, a.series)))
+        top, low = cells.setdefault(key, ([], []))
+        top.append(field(b, a.y))
+        if field(b, a.value) is not None:
+            low.append(100 * field(b, a.value))
+    facets = sorted({k[0] for k in cells}, key=sort_key)
+    series = sorted({k[2] for k in cells}, key=sort_key)
+    fig, axes = plt.subplots(2, len(facets), figsize=(3.2 * len(facets) + 1, 6), dpi=110,
+                             squeeze=False, sharey="row")
+    width = 0.8 / len(series)
+    for j, f in enumerate(facets):
+        xs = sorted({k[1] for k in cells if k[0] == f}, key=sort_key)
+        for row, (pick, ylabel) in enumerate(((0, a.ylabel or label_of(a.y, benches)),
+                                              (1, f"% of peak ({label_of(a.value)})"))):
+            ax = axes[row][j]
+            for s_i, s in enumerate(series):
+                vals = [cells.get((f, x, s), ([], []))[pick] for x in xs]
+                hs = [agg(v) if v else 0 for v in vals]
+                bars = ax.bar([i + (s_i - (len(series) - 1) / 2) * width for i in range(len(xs))],
+                              hs, width, label=s)
+                for bar, v in zip(bars, vals):
+                    if v:
+                        ax.annotate(f"{agg(v):.0f}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                                    ha="center", va="bottom", fontsize=6)
+            ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+            ax.grid(True, axis="y", alpha=0.3)
+            if row == 0:
+                ax.set_title(f, fontsize=9)
+            else:
+                ax.set_xlabel(label_of(a.x))
+            if j == 0:
+                ax.set_ylabel(ylabel)
+    axes[0][0].legend(fontsize=7, title=label_of(a.series), title_fontsize=7)
+    return fig
+
+
 def fail(line):
     print(line, file=sys.stderr)
     return 1
@@ -225,7 +276,7 @@ def save(fig, path, what):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["line", "heatmap", "bar"])
+    p.add_argument("kind", choices=["line", "heatmap", "bar", "wgmma"])
     p.add_argument("results", nargs="+")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--x")
@@ -249,7 +300,10 @@ def main(argv=None):
             p.error(f"--where expects KEY=VALUE, got {w!r}")
         k, v = w.split("=", 1)
         where.append((k, v))
-    need = {"line": ("x", "y"), "heatmap": ("x", "y", "value"), "bar": ("value",)}[a.kind]
+    if a.kind == "wgmma":
+        for k, v in WGMMA_DEFAULTS.items():
+            setattr(a, k, getattr(a, k) or v)
+    need = {"line": ("x", "y"), "heatmap": ("x", "y", "value"), "bar": ("value",), "wgmma": ()}[a.kind]
     for n in need:
         if getattr(a, n) is None:
             p.error(f"{a.kind} needs --{n}")
@@ -295,6 +349,10 @@ def main(argv=None):
             axes[j // cols][j % cols].axis("off")
         fig.suptitle(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
         return save(fig, a.output, f"{done}, {len(keys)} panels")
+    if a.kind == "wgmma":
+        fig = plot_wgmma(plt, benches, a)
+        fig.suptitle(a.title or f"{device}" + (f" ({sel})" if sel else ""), fontsize=10)
+        return save(fig, a.output, done)
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
     if a.kind == "line":
         plot_line(ax, benches, a)

@@ -149,6 +149,16 @@ cuprobe_add_sass_test(cache_bw_l2_copy SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNC
   INSIDE_LOOP "LDG|STG" LABELS cache)
 cuprobe_add_sass_test(cache_bw_l1_read SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l1_read_u16$"
   CHECK "^LDG\\.E\\.128[ ] == 16" "!LDG\\.E\\.128\\.STRONG" "!LDL|STL" INSIDE_LOOP "LDG" LABELS cache)
+# The tma_bulk write path (gen/cache_bw_tma.cuh): one bulk store (UBLKCP.G.S) per chunk, inside
+# the pass loop (the buffers' fill sits inside it too, on the fill pass), committed
+# (UTMACMDFLUSH), bounded at Stages - 1 = 3 groups in flight (DEPBAR.LE SB0, 0x3), drained at
+# the end (SB0, 0x0); the proxy fence before the first store; no st.global, no local memory.
+cuprobe_add_sass_test(cache_bw_l2_bulk_write SOURCE ${_cache_bw} OPTIONS -DNDEBUG
+  FUNCTION "l2_bulk_write_kernelILi4EE"
+  CHECK "^UBLKCP\\.G\\.S == 1" "UTMACMDFLUSH == 1" "DEPBAR\\.LE SB0, 0x3 == 1"
+        "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!STG" "!LDL|STL"
+  SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x0"
+  INSIDE_LOOP "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" LABELS cache)
 # Shared memory: between the two clock reads, the round loop holds the 8 accesses.
 set(_clock "CS2R.*SR_CLOCKLO")
 foreach(probe IN ITEMS "smem_ld4;LDS R[0-9]+, \\[R[0-9]+\\]" "smem_ld8;LDS\\.64 " "smem_ld16;LDS\\.128 "

@@ -113,6 +113,41 @@ CUPROBE_GPU_TEST_CASE("cache curves, levels and the L2 read, write and copy band
   }
 }
 
+CUPROBE_GPU_TEST_CASE("l2_bandwidth's tma_bulk write path: validated, positive, counted") {
+  const auto dev = cuprobe::device_info::query();
+  ex::cache_bw_options b;
+  b.bytes_per_launch = 64.0 * (1 << 20);
+  b.run.stop = cuprobe::stopping_rule::fixed(3);
+  b.write_path = ex::l2_write_path::tma_bulk;
+  const auto l2 = ex::l2_bandwidth(dev, b);
+  REQUIRE(l2.points.size() == 9);
+  CHECK(l2.write_path == ex::l2_write_path::tma_bulk);
+  int bulk = 0;
+  for (const auto& m : l2.points) {
+    CHECK(m.params.at("valid").as_bool());
+    CHECK(!cuprobe::has_flag(m.flags, "above_memory_peak"));
+    const cuprobe::json* path = m.params.find("write_path");  // on the write points only
+    bulk += path && path->as_string() == "tma_bulk";
+  }
+  CHECK(bulk == 3);  // the write at each working set
+  MESSAGE("L2 write through bulk stores " << l2.write_bytes_per_s / 1e12 << " TB/s, read "
+                                          << l2.read_bytes_per_s / 1e12);
+  CHECK(l2.write_bytes_per_s > 0);
+  CUPROBE_TIMING_CHECK(l2.write_bytes_per_s > 1e12);
+  // The other variants of the sweep: 2 issuers, interleaved chunks, 1 stage, 16 KiB stores.
+  for (const auto& t : {ex::l2_tma_write_options{4096, 2, 1, 2, gen::tma_order::contiguous},
+                        ex::l2_tma_write_options{16384, 1, 1, 1, gen::tma_order::interleaved}}) {
+    ex::cache_bw_options o = b;
+    o.tma = t;
+    REQUIRE(ex::l2_tma_write_fits(dev, o));
+    const auto r = ex::l2_write_measure(dev, dev.l2_bytes / 16, o);
+    CAPTURE(r.check.message);
+    CHECK(r.check.ok);
+    CHECK(r.m.gb_per_s() > 0);
+    CHECK(r.m.params.at("tma").as_string() == t.describe());
+  }
+}
+
 CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far slower than near") {
   const auto dev = cuprobe::device_info::query();
   ex::cache_bw_options b = ex::cache_curve_options{}.l1;  // 2 x 512 per SM
@@ -134,6 +169,7 @@ CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far sl
   o.bw.run.stop = cuprobe::stopping_rule::fixed(3);
   const auto p = ex::l2_partitions(dev, o, nothing);
   REQUIRE(p.per_sm.size() == 2);
+  int split = 0;  // SMs that see a share of the ring in the far partition
   for (const auto& q : p.per_sm) {
     MESSAGE("SM " << q.sm << ": near " << q.near.stats.median << ", far " << q.far.stats.median
                   << " cycles, far share " << q.far_fraction << ", DRAM share " << q.dram_fraction);
@@ -141,8 +177,11 @@ CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far sl
     CHECK(q.near.samples.size() == 2);
     CHECK(q.near.stats.median > 50);  // an L2 hit, not an L1 hit
     CUPROBE_TIMING_CHECK(q.far.stats.median > q.near.stats.median * 1.1);
-    CUPROBE_TIMING_CHECK(q.far_fraction > 0.1);
+    split += q.far_fraction > 0.1;
   }
+  // Not every SM: SM 0 has seen 3 % of the ring far in some runs and 49 % in others (the H200,
+  // 2026-12-01; docs/memory-latency.md), while SM 131 saw about half in every run.
+  CUPROBE_TIMING_CHECK(split >= 1);
   REQUIRE(p.bandwidth.size() == 2);
   MESSAGE("read near " << p.near_bytes_per_s / 1e12 << " TB/s, mixed " << p.mixed_bytes_per_s / 1e12
                        << ", far (model) " << p.far_bytes_per_s.value_or(0) / 1e12);

@@ -106,6 +106,44 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
   ex::cache_bw_options b;
   b.bytes_per_launch = 10;
   CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("bytes_per_launch"), cuprobe::error);
+  // The tma_bulk write path (issue 11): each field named, the device's needs checked first.
+  b = {};
+  b.tma.copy_bytes = 1000;
+  CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("tma.copy_bytes must be a multiple"),
+                       cuprobe::error);
+  b = {};
+  b.tma.stages = 3;
+  CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("tma.stages must be 1, 2, 4 or 8"),
+                       cuprobe::error);
+  b = {};
+  b.tma.ctas_per_sm = 0;
+  CHECK_THROWS_WITH_AS(ex::l2_write_measure(dev, 1 << 20, b), Contains("tma.ctas_per_sm"),
+                       cuprobe::error);
+  b = {};
+  b.tma.issuers = 5;
+  CHECK_THROWS_WITH_AS(ex::l2_write_tma_measure(dev, 1 << 20, b), Contains("tma.issuers"),
+                       cuprobe::error);
+  b = {};
+  b.write_path = ex::l2_write_path::tma_bulk;
+  b.tma.copy_bytes = 32 * 1024;
+  b.tma.stages = 8;
+  CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("bytes of shared memory per block"),
+                       cuprobe::error);
+  auto ampere = dev;
+  ampere.cc_major = 8;
+  b = {};
+  b.write_path = ex::l2_write_path::tma_bulk;
+  CHECK_THROWS_WITH_AS(ex::l2_bandwidth(ampere, b), Contains("tma_bulk needs sm_90"),
+                       cuprobe::error);
+  CHECK_THROWS_WITH_AS(ex::l2_write_tma_measure(ampere, 1 << 20, b), Contains("needs sm_90"),
+                       cuprobe::error);
+  CHECK(ex::l2_write_path_of("tma_bulk", "x") == ex::l2_write_path::tma_bulk);
+  CHECK(std::string(ex::to_string(ex::l2_write_path_of("st_global", "x"))) == "st_global");
+  CHECK_THROWS_WITH_AS(ex::l2_write_path_of("st.global", "--l2-write-path"),
+                       Contains("--l2-write-path must be st_global or tma_bulk, got 'st.global'"),
+                       cuprobe::error);
+  CHECK(ex::l2_tma_write_options{}.describe() ==
+        "bulk 8 KiB x4 stages, 2 CTA/SM, 1 issuer, contiguous");
   b = {};
   b.threads = 100;
   CHECK_THROWS_WITH_AS((ex::cache_bw_measure<gen::stream_pattern::read, cuprobe::ptx::cache::cg>(

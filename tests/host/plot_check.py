@@ -30,7 +30,19 @@ doc = {"schema": "cuprobe.results/1",
        "benchmarks": [bench("dram.read", {"blocks_per_sm": b, "threads": t, "bytes": b * t * 1024},
                             100.0 * b + t) for b in (1, 2, 4) for t in (128, 256)],
        "extra": {}}
+# examples/wgmma's throughput points (params of experiments/wgmma.cuh), for the wgmma kind;
+# tf32 has no fraction of peak here (null: a gap in the lower row, not a refusal).
+wgmma_doc = dict(doc, benchmarks=[
+    bench(f"wgmma.throughput.{t}.m64n{n}k16.{f.lower()}",
+          {"type": t, "n": n, "form": f, "section": "sizes", "tflops": 2.0 * n + (f == "SS"),
+           "fraction_of_peak": None if t == "tf32" else n / 300.0}, 1.0)
+    for t in ("bf16", "tf32") for n in (64, 128, 256) for f in ("SS", "RS")]
+    + [bench("wgmma.throughput.bf16.m64n256k32.ss.sp", {"type": "bf16", "n": 256, "form": "SS",
+             "section": "sparse", "tflops": 900.0, "fraction_of_peak": 0.45}, 1.0)])
 with tempfile.TemporaryDirectory() as d:
+    wpath = os.path.join(d, "wgmma.json")
+    with open(wpath, "w") as f:
+        json.dump(wgmma_doc, f)
     path = os.path.join(d, "r.json")
     with open(path, "w") as f:
         json.dump(doc, f)
@@ -42,6 +54,8 @@ with tempfile.TemporaryDirectory() as d:
         "facets.png": ["heatmap", path, "--x", "threads", "--y", "blocks_per_sm", "--value", "rates.gb_per_s",
                        "--facet", "threads"],
         "bar.png": ["bar", path, "--label", "threads", "--value", "rates.gb_per_s", "--where", "params.blocks_per_sm=2"],
+        "wgmma.png": ["wgmma", wpath, "--where", "params.section=sizes"],
+        "wgmma_sparse.png": ["wgmma", wpath, "--where", "params.section=sparse", "--ylabel", "TFLOP/s"],
     }
     for out, args in runs.items():
         target = os.path.join(d, out)
@@ -54,4 +68,7 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run(plot + ["bar", path, "--value", "rates.gb_per_s", "--where", "name=none", "-o",
                                os.path.join(d, "none.png")], capture_output=True)
     assert r.returncode != 0
-print("plot.py: line, heatmap and bar plots written and checked")
+    # The wgmma kind on a file without wgmma points: nothing selected, refused.
+    r = subprocess.run(plot + ["wgmma", path, "-o", os.path.join(d, "nowgmma.png")], capture_output=True)
+    assert r.returncode != 0 and b"no benchmark matches" in r.stderr, r.stderr
+print("plot.py: line, heatmap, bar and wgmma plots written and checked")

@@ -26,6 +26,7 @@ TOOLS = os.path.join(root, "tools")
 VALIDATE = [sys.executable, os.path.join(TOOLS, "validate_results.py")]
 PLOT = [sys.executable, os.path.join(TOOLS, "plot.py")]
 RESULTS_MD = [sys.executable, os.path.join(TOOLS, "results_md.py")]
+NCU_TABLE = [sys.executable, os.path.join(TOOLS, "ncu_table.py")]
 HAVE_MPL = importlib.util.find_spec("matplotlib") is not None
 
 failures, checks = [], 0
@@ -376,13 +377,59 @@ def check_results_md(d):
         on_page("results_md on docs/results/h200", folder, [f"## {title}\n" for title in PAGE_SECTIONS])
 
 
+# tools/ncu_table.py (tools/ncu_wgmma.sh's table): an ncu raw CSV of a wgmma kernel, cuprobe's GEMM
+# kernel and a cuBLASLt kernel, with the tensor pipe, a stall reason and a missing column.
+NCU_WGMMA = (
+    '"ID","Kernel Name","launch__grid_size","gpu__time_duration.sum","sm__cycles_elapsed.avg.per_second",'
+    '"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",'
+    '"smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio",'
+    '"smsp__average_warp_latency_issue_stalled_wait.ratio","smsp__average_warp_latency_issue_stalled_selected.ratio"\n'
+    '"","","","usecond","cycle/nsecond","%","","",""\n'
+    '"0","void cuprobe::gen::wgmma_bench_kernel<cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::e4m3, 128, '
+    'true, false, 4, 1>>(cuprobe::gen::wgmma_bench_args)","132","1,020.5","1.98","97.3","3.2","1.5","9"\n'
+    '"1","void gemm_kernel<4, 2, 2, (variant)0>(CUtensorMap)","132","2000","1.9","80","0","0","0"\n'
+    '"2","nvjet_hsh_256x128_64x4_2x1_v_bz_TNT","132","1900","1.9","85","","",""\n')
+
+
+def check_ncu_table(d):
+    good = write(os.path.join(d, "ncu_wgmma.csv"), NCU_WGMMA)
+    md, table = os.path.join(d, "out.md"), os.path.join(d, "out.csv")
+    expect("ncu_table good", NCU_TABLE + [good, "-o", md, "--csv", table], 0,
+           good_line=[f"wrote {md} (3 kernel rows)"])
+    text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
+    for want in ("| ncu_wgmma.csv | 0 | wgmma | e4m3 m64n128 RS, 4/1 | 97.3 | 132 | 1020 | 1980 |",
+                 "math_pipe_throttle 3.2, wait 1.5 |", "| gemm | gemm_kernel 4 stages, cluster 2, 2 epi",
+                 "| cublas | nvjet_hsh_256x128_64x4_2x1_v_bz_TNT | 85 |",
+                 "Tensor pipe column: sm__pipe_tensor_op_gmma_cycles_active"):
+        if want not in text:
+            failures.append(f"ncu_table good: {want!r} is not in the table")
+    if "selected" in text:
+        failures.append("ncu_table good: 'selected' (not a stall) is ranked as a stall")
+    if not os.path.isfile(table) or len(open(table, encoding="utf-8").read().splitlines()) != 4:
+        failures.append("ncu_table good: the CSV does not hold a header and 3 rows")
+    bad = make_bad(d)
+    bad["not_ncu"] = write(os.path.join(d, "not_ncu.csv"), "a,b\n1,2\n")
+    bad["header_only"] = write(os.path.join(d, "header_only.csv"), NCU_WGMMA.split("\n", 1)[0] + "\n")
+    for kind in ("empty", "binary", "missing", "directory", "not_ncu", "header_only"):
+        expect(f"ncu_table {kind}", NCU_TABLE + [bad[kind]], 1, bad=[bad[kind]])
+    # Bad files among good ones: each named once, the good rows still written, status 1.
+    mixed = [good, bad["missing"], bad["binary"], good]
+    out = expect("ncu_table bad files in the middle", NCU_TABLE + mixed, 1,
+                 bad=[bad["missing"], bad["binary"]])
+    if out.count("| wgmma | e4m3 m64n128 RS") != 2:
+        failures.append("ncu_table bad files in the middle: the good files' rows are not both there")
+    nowhere = os.path.join(d, "no_such_dir", "t.md")
+    expect("ncu_table -o into a missing folder", NCU_TABLE + [good, "-o", nowhere], 1, bad=[nowhere])
+
+
 PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwidth (dram_bandwidth)",
                  "Latency ladder (latency_ladder)", "Memory ordering and fence cost (memory_ordering)")
 
 
 with tempfile.TemporaryDirectory() as tmp:
     sections = {}
-    for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md)):
+    for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
+                     ("ncu_table", check_ncu_table)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
 

@@ -2,6 +2,7 @@
 // (tests/areas/cache.cmake): the access width of each kernel, U accesses per round, every
 // access inside the round loop (not hoisted by ptxas), no local memory.
 #include <cuprobe/gen/cache_bw.cuh>
+#include <cuprobe/gen/cache_bw_tma.cuh>
 #include <cuprobe/gen/smem_bw.cuh>
 
 #include <cstdint>
@@ -24,6 +25,9 @@ PROBE_CACHE_BW(l2_read_u8, read, cg, 8)
 PROBE_CACHE_BW(l2_read_u16, read, cg, 16)
 static_assert(true, "the end of the probe list");
 // clang-format on
+
+// The tma_bulk write path of experiments::l2_bandwidth (4 stages: its default).
+template __global__ void gen::l2_bulk_write_kernel<4>(gen::l2_bulk_write_args);
 
 #define PROBE_SMEM_BW(NAME, T, STORE) \
   extern "C" __global__ void NAME(gen::smem_bw_args a) { gen::smem_bw_body<T, STORE, 8>(a); }

@@ -21,7 +21,9 @@
 // L2; each capacity = the largest size past the peak whose bandwidth is still above the
 // geometric mean of that level and the next one (model::capacity). The L2 headline figures
 // (l2_bandwidth) are medians over working sets of l2_bytes / 16, / 12 and / 8 (3.75 to 7.5 MiB
-// on the H200).
+// on the H200). The L2 write runs on cache_bw_options::write_path: st.global.cg from the same
+// kernel, or bulk stores from shared memory (gen/cache_bw_tma.cuh, l2_write_tma_measure; issue
+// 11), chosen by examples/cache_bandwidth --l2-write-path.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +36,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/experiments/memory.cuh"
 #include "cuprobe/gen/cache_bw.cuh"
+#include "cuprobe/gen/cache_bw_tma.cuh"
 #include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/peak.cuh"
 
@@ -51,14 +54,64 @@ inline constexpr int cache_bw_unroll = 4;
 /// 2 x 512 threads per SM) is what reached 120 B/clk/SM on the H200 (U = 8: 83 .. 109).
 inline constexpr int cache_bw_l1_unroll = 16;
 
+/// How l2_bandwidth writes (issue 11: st.global reached 0.42 x the L2 read on the H200):
+/// st_global = gen::cache_bw_kernel's st.global.cg (float4, U per thread, the read's shape);
+/// tma_bulk = gen::l2_bulk_write_kernel (cp.async.bulk from shared memory, each CTA its own
+/// chunks, l2_tma_write_options).
+enum class l2_write_path { st_global, tma_bulk };
+inline const char* to_string(l2_write_path p) {
+  return p == l2_write_path::st_global ? "st_global" : "tma_bulk";
+}
+/// "st_global" or "tma_bulk"; anything else is refused with a sentence naming `field`.
+inline l2_write_path l2_write_path_of(const std::string& s, const std::string& field) {
+  if (s == "st_global") return l2_write_path::st_global;
+  if (s == "tma_bulk") return l2_write_path::tma_bulk;
+  throw error(field + " must be st_global or tma_bulk, got '" + s + "'");
+}
+
+/// The tma_bulk write path: bulk stores of copy_bytes from `stages` shared buffers, `issuers`
+/// threads per CTA each keeping `stages` stores in flight, ctas_per_sm CTAs per SM.
+struct l2_tma_write_options {
+  std::uint32_t copy_bytes = 8192;  ///< a multiple of 1 KiB in 1 .. 32 KiB
+  unsigned stages = 4;              ///< 1, 2, 4 or 8
+  unsigned ctas_per_sm = 2;         ///< 1 .. 32 (and what the shared memory lets fit)
+  unsigned issuers = 1;             ///< 1 .. gen::tma_max_store_issuers
+  gen::tma_order order = gen::tma_order::contiguous;
+
+  void validate(const std::string& who) const {
+    require(copy_bytes >= 1024 && copy_bytes <= gen::tma_max_copy_bytes && copy_bytes % 1024 == 0,
+            who + ": tma.copy_bytes must be a multiple of 1 KiB in 1 .. 32 KiB, got " +
+                std::to_string(copy_bytes));
+    require(stages == 1 || stages == 2 || stages == 4 || stages == 8,
+            who + ": tma.stages must be 1, 2, 4 or 8, got " + std::to_string(stages));
+    require(ctas_per_sm >= 1 && ctas_per_sm <= 32,
+            who + ": tma.ctas_per_sm must be 1 .. 32, got " + std::to_string(ctas_per_sm));
+    require(issuers >= 1 && issuers <= gen::tma_max_store_issuers,
+            who + ": tma.issuers must be 1 .. " + std::to_string(gen::tma_max_store_issuers) +
+                ", got " + std::to_string(issuers));
+  }
+  /// "bulk 8 KiB x4 stages, 2 CTA/SM, 1 issuer, contiguous"
+  std::string describe() const {
+    return "bulk " + std::to_string(copy_bytes / 1024) + " KiB x" + std::to_string(stages) +
+           " stages, " + std::to_string(ctas_per_sm) + " CTA/SM, " + std::to_string(issuers) +
+           (issuers == 1 ? " issuer, " : " issuers, ") + gen::to_string(order);
+  }
+};
+
 /// How a cache-bandwidth point runs.
 struct cache_bw_options {
   int blocks_per_sm = 1;                       ///< the grid: blocks_per_sm x SMs blocks ...
   int threads = 1024;                          ///< ... of this many threads
   double bytes_per_launch = 8.0 * (1u << 30);  ///< rounds per launch: at least this many bytes
   run_options run = run_options::fixed(2, 10);
+  /// l2_bandwidth's write figure: st.global.cg, the fastest path of
+  /// `cache_bandwidth --l2-write-path all` on the H200 (4.73 TB/s against at most 4.45 for
+  /// bulk stores, 2026-12-01; docs/memory-ptx.md).
+  l2_write_path write_path = l2_write_path::st_global;
+  l2_tma_write_options tma;  ///< the tma_bulk path (l2_write_tma_measure)
 
   void validate() const {
+    tma.validate("cache_bw");
     require(blocks_per_sm >= 1 && blocks_per_sm <= 32,
             "cache_bw: blocks_per_sm must be 1 .. 32, got " + std::to_string(blocks_per_sm));
     require(
@@ -134,6 +187,145 @@ stream_result cache_bw_measure(const device_info& dev, std::size_t bytes, bool r
       .with_param("array_bytes", double(elements * 16))
       .with_param("working_set_bytes", w.working_set_bytes())
       .with_param("valid", r.check.ok);
+  return r;
+}
+
+/// What the tma_bulk path needs of the device (sm_90, the buffers' shared memory), checked before
+/// any CUDA call; returns the dynamic shared memory of a block.
+inline std::size_t l2_tma_write_check(const device_info& dev, const cache_bw_options& o) {
+  require(dev.sm() >= 90, "cache_bw: write_path tma_bulk needs sm_90 or newer (bulk copies); " +
+                              dev.name + " is sm_" + std::to_string(dev.sm()));
+  const std::size_t smem = gen::tma_stream_smem_bytes(o.tma.copy_bytes, o.tma.stages);
+  require(smem <= dev.smem_per_block_optin,
+          "cache_bw: tma.copy_bytes x tma.stages need " + std::to_string(smem) +
+              " bytes of shared memory per block, more than the " +
+              std::to_string(dev.smem_per_block_optin) + " a block may use");
+  return smem;
+}
+
+/// Whether o.tma's ctas_per_sm blocks of its shared memory fit on an SM of this GPU (an explore
+/// sweep skips what does not; l2_write_tma_measure refuses it with a sentence).
+template <class T = void>
+bool l2_tma_write_fits(const device_info& dev, const cache_bw_options& o) {
+  o.validate();
+  if (dev.sm() < 90) return false;
+  const std::size_t smem = gen::tma_stream_smem_bytes(o.tma.copy_bytes, o.tma.stages);
+  if (smem > dev.smem_per_block_optin) return false;
+  return gen::detail::tma_pick_pow2(o.tma.stages, "cache_bw: tma.stages", [&](auto st) {
+    const auto kernel = gen::l2_bulk_write_kernel<decltype(st)::value>;
+    CUPROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem)));
+    int fit = 0;
+    CUPROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &fit, kernel, int(gen::l2_bulk_write_threads), smem));
+    return fit >= int(o.tma.ctas_per_sm);
+  });
+}
+
+/// The tma_bulk write (gen::l2_bulk_write_kernel, o.tma) over an array of about `bytes`, rounded
+/// down to whole rounds of grid x tma.copy_bytes (every CTA owns as many chunks), enough passes
+/// per launch for bytes_per_launch; validated: every word of the output, and the count of bulk
+/// stores issued against passes x chunks x launches. A template (T unused) so that including
+/// this header compiles for targets without bulk copies; the GPU must be sm_90 or newer.
+template <class T = void>
+stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
+                                   const cache_bw_options& o) {
+  o.validate();
+  const l2_tma_write_options& t = o.tma;
+  const std::size_t smem = l2_tma_write_check(dev, o);
+  return gen::detail::tma_pick_pow2(t.stages, "cache_bw: tma.stages", [&](auto st) {
+    constexpr int S = decltype(st)::value;
+    const auto kernel = gen::l2_bulk_write_kernel<S>;
+    const unsigned threads = gen::l2_bulk_write_threads;
+    CUPROBE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem)));
+    int fit = 0;
+    CUPROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, int(threads), smem));
+    require(fit >= int(t.ctas_per_sm),
+            "cache_bw: tma.ctas_per_sm is " + std::to_string(t.ctas_per_sm) + " but only " +
+                std::to_string(fit) + " blocks of " + std::to_string(smem) +
+                " bytes of shared memory fit on an SM");
+    const unsigned grid = t.ctas_per_sm * unsigned(dev.sm_count);
+    const std::uint64_t round = std::uint64_t(grid) * t.copy_bytes;  // one chunk per CTA
+    const std::uint64_t array = std::uint64_t(bytes) / round * round;
+    require(array >= round, "cache_bw: tma_bulk writes whole rounds of grid x tma.copy_bytes (" +
+                                fmt_bytes(double(round)) + "); " + fmt_bytes(double(bytes)) +
+                                " is smaller");
+    const std::uint64_t passes =
+        std::max<std::uint64_t>(1, std::uint64_t(std::ceil(o.bytes_per_launch / double(array))));
+    require(passes <= 0xFFFFFFFFu, "cache_bw: more than 2^32 passes per launch");
+    device_buffer<std::uint32_t> out(array / 4);
+    out.poison();
+    device_buffer<unsigned long long> stores(1);
+    stores.zero();
+    gen::l2_bulk_write_args a;
+    a.dst = out.data();
+    a.chunks_per_cta = array / round;
+    a.copy_bytes = t.copy_bytes;
+    a.passes = std::uint32_t(passes);
+    a.issuers = t.issuers;
+    a.order = t.order;
+    a.stores = stores.data();
+    const launch_shape shape{dim3(grid), dim3(threads), smem};
+    std::uint64_t launches = 0;
+    stream_result r;
+    r.m = measure(
+        "cache.write",
+        [&](cudaStream_t s) {
+          kernel<<<shape.grid, shape.block, shape.dynamic_smem, s>>>(a);
+          CUPROBE_CHECK_LAUNCH("cuprobe::gen::l2_bulk_write_kernel");
+          ++launches;
+        },
+        work::bytes_moved(0, double(array) * double(passes),
+                          "write: every byte stored from shared memory by cp.async.bulk, per pass",
+                          false, double(array)),
+        o.run);
+    CUPROBE_CHECK(cudaDeviceSynchronize());
+    device_buffer<unsigned long long> bad(1);
+    bad.zero();
+    gen::tma_store_check_kernel<<<unsigned(dev.sm_count) * 8, 256>>>(out.data(), array / 4,
+                                                                     t.copy_bytes / 4, bad.data());
+    CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_store_check_kernel");
+    const unsigned long long wrong = bad.to_host()[0];
+    const unsigned long long issued = stores.to_host()[0];
+    const unsigned long long want = launches * passes * (array / t.copy_bytes);
+    r.check.checked = array / 4;
+    r.check.mismatches = wrong;
+    r.check.ok = wrong == 0 && issued == want;
+    r.check.message = "cache_bw tma_bulk write: " + std::to_string(wrong) + " of " +
+                      std::to_string(array / 4) + " words differ from the shared buffers, " +
+                      std::to_string(issued) + " bulk stores issued of " + std::to_string(want) +
+                      " (" + std::to_string(launches) + " launches x " + std::to_string(passes) +
+                      " passes x " + std::to_string(array / t.copy_bytes) + " chunks)";
+    r.m.with_launch(shape)
+        .with_kernel(kernel_attributes::of(kernel, int(threads)))
+        .with_param("pattern", "write")
+        .with_param("write_path", to_string(l2_write_path::tma_bulk))
+        .with_param("store", "cp.async.bulk.global.shared::cta.bulk_group")
+        .with_param("layout", std::string("partitioned, ") + gen::to_string(t.order))
+        .with_param("tma", t.describe())
+        .with_param("copy_bytes", t.copy_bytes)
+        .with_param("stages", t.stages)
+        .with_param("issuers", t.issuers)
+        .with_param("ctas_per_sm", t.ctas_per_sm)
+        .with_param("bytes_in_flight_per_sm",
+                    double(t.copy_bytes) * t.stages * t.issuers * t.ctas_per_sm)
+        .with_param("rounds", double(passes))
+        .with_param("array_bytes", double(array))
+        .with_param("working_set_bytes", double(array))
+        .with_param("valid", r.check.ok);
+    return r;
+  });
+}
+
+/// The L2 write of o.write_path over about `bytes`: cache_bw_measure's st.global.cg write or
+/// l2_write_tma_measure.
+template <class T = void>
+stream_result l2_write_measure(const device_info& dev, std::size_t bytes,
+                               const cache_bw_options& o) {
+  if (o.write_path == l2_write_path::tma_bulk) return l2_write_tma_measure<T>(dev, bytes, o);
+  auto r = cache_bw_measure<gen::stream_pattern::write, ptx::cache::cg>(dev, bytes, false, o);
+  r.m.with_param("write_path", to_string(l2_write_path::st_global));
   return r;
 }
 
@@ -246,16 +438,21 @@ inline cache_levels cache_levels_of(const device_info& dev, const cache_curves_r
 }
 
 /// The L2's read, write and copy bandwidth: partitioned .cg kernels over working sets of
-/// l2_bytes / 16, / 12 and / 8; each figure is the median over the three.
+/// l2_bytes / 16, / 12 and / 8; each figure is the median over the three. The write runs on
+/// o.write_path (l2_write_measure). A template (T unused) for the same reason as
+/// l2_write_tma_measure; call it as l2_bandwidth(dev, o).
 struct l2_bandwidth_result {
   std::vector<measurement> points;  ///< read, write, copy at each working set
   double read_bytes_per_s = 0, write_bytes_per_s = 0, copy_bytes_per_s = 0;
-  std::vector<double> working_sets;  ///< bytes per array
+  std::vector<double> working_sets;  ///< bytes per array (of the read and the copy)
+  l2_write_path write_path = l2_write_path::st_global;
 };
 
-inline l2_bandwidth_result l2_bandwidth(const device_info& dev, const cache_bw_options& o) {
+template <class T = void>
+l2_bandwidth_result l2_bandwidth(const device_info& dev, const cache_bw_options& o) {
   o.validate();
   require(dev.l2_bytes > 0, "l2_bandwidth: the device reports no L2 size");
+  if (o.write_path == l2_write_path::tma_bulk) (void)l2_tma_write_check(dev, o);
   l2_bandwidth_result r;
   std::vector<double> rd, wr, cp;
   for (std::size_t div : {16, 12, 8}) {
@@ -268,12 +465,16 @@ inline l2_bandwidth_result l2_bandwidth(const device_info& dev, const cache_bw_o
       r.points.push_back(std::move(s.m));
     };
     one(std::integral_constant<gen::stream_pattern, gen::stream_pattern::read>{}, rd);
-    one(std::integral_constant<gen::stream_pattern, gen::stream_pattern::write>{}, wr);
+    auto w = l2_write_measure<T>(dev, bytes, o);
+    w.check.require();
+    wr.push_back(*w.m.rate.bytes_per_s);
+    r.points.push_back(std::move(w.m));
     one(std::integral_constant<gen::stream_pattern, gen::stream_pattern::copy>{}, cp);
   }
   r.read_bytes_per_s = median(rd);
   r.write_bytes_per_s = median(wr);
   r.copy_bytes_per_s = median(cp);
+  r.write_path = o.write_path;
   return r;
 }
 
