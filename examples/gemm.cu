@@ -20,6 +20,7 @@
 #include <cuprobe/hopper/epilogue.cuh>
 #include <cuprobe/hopper/pipeline.cuh>
 #include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/hopper/stream_k.cuh>
 #include <cuprobe/hopper/tensor_map.cuh>
 #include <cuprobe/hopper/tile_scheduler.cuh>
 #include <cuprobe/ptx/elect.cuh>
@@ -53,7 +54,8 @@ template <int Stages, int Cluster, int EpiBuffers, variant V>
 __global__ void __launch_bounds__(384, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                 const __grid_constant__ CUtensorMap b_map,
-                const __grid_constant__ CUtensorMap c_map, int k_blocks, h::tile_scheduler sched) {
+                const __grid_constant__ CUtensorMap c_map, h::stream_k_schedule sched,
+                h::split_k_fixup<BN> fixup, int lag) {
   using cfg = gemm_config<Stages, Cluster, EpiBuffers>;
   extern __shared__ unsigned char raw[];
   unsigned char* a_st = h::align_up<1024>(raw);  // Stages x A, then Stages x B, epilogues, ring
@@ -66,19 +68,18 @@ __global__ void __launch_bounds__(384, 1)
     p::cluster::sync();
   else
     __syncthreads();
-  const int units = sched.units_of(blockIdx.x, gridDim.x), stride = sched.unit_stride(gridDim.x);
+  const int cl = int(blockIdx.x) / Cluster, items = sched.items(cl);
   // compute_only: the ring is filled once and the MMAs run on those resident tiles.
-  const auto loads = [&](int i, int kb) {
-    return V != variant::compute_only || i * k_blocks + kb < Stages;
-  };
+  const auto loads = [&](int done) { return V != variant::compute_only || done < Stages; };
 
   if (group == 0) {  // ---- producer: one thread issues every TMA load ----
     p::setmaxnreg_dec<h::producer_registers>();
     if (threadIdx.x < 32 && p::elect_one_sync()) {
       auto st = pipe.producer_start();
-      for (int i = 0, u = sched.first_unit(blockIdx.x); i < units; ++i, u += stride) {
-        const h::tile t = sched.tile_of(u, rank);
-        for (int kb = 0; kb < k_blocks && loads(i, kb); ++kb, ++st) {
+      for (int i = 0, done = 0; i < items; ++i) {
+        const h::work_item w = sched.item(cl, i);
+        const h::tile t = sched.tiles.tile_of(w.unit, rank);
+        for (int kb = w.k_begin; kb < w.k_end && loads(done); ++kb, ++st, ++done) {
           pipe.acquire(st);
           std::uint64_t* bar = pipe.fill(st, a_bytes + b_bytes);
           p::bulk::tensor_load(a_st + st.stage * a_bytes, &a_map, bar, kb * BK, t.m * BM);
@@ -103,13 +104,22 @@ __global__ void __launch_bounds__(384, 1)
         a_lay.descriptor_at(p::smem_address(a_st) + c * 64 * 128, 0).encode();
     const std::uint64_t b_desc = b_lay.descriptor_at(p::smem_address(b_st), 0).encode();
     const bool releaser = h::warpgroup_thread() == 0;
+    // The workspace slot of cluster q's partial for this CTA and warpgroup.
+    const auto slot = [&](int q) { return (q * Cluster + int(rank)) * 2 + int(c); };
     wg::accumulator<wg::f32, BN> acc;
     auto st = pipe.consumer_start();
-    for (int i = 0, u = sched.first_unit(blockIdx.x); i < units; ++i, u += stride) {
-      const h::tile t = sched.tile_of(u, rank);
+    // lag > 0: consumer 1 starts `lag` K blocks after consumer 0 (named barrier 3), so that
+    // while one runs its epilogue the other's MMAs keep the tensor cores busy.
+    int total = 0;
+    for (int i = 0; i < items; ++i) total += sched.item(cl, i).k_end - sched.item(cl, i).k_begin;
+    const int lag_at = lag < total ? lag : total;
+    if (lag_at > 0 && c == 1) p::named_barrier_sync(3, 256);
+    for (int i = 0, done = 0; i < items; ++i) {
+      const h::work_item w = sched.item(cl, i);
+      const h::tile t = sched.tiles.tile_of(w.unit, rank);
       auto prev = st;
-      for (int kb = 0; kb < k_blocks; ++kb, ++st) {
-        if (loads(i, kb)) pipe.wait_full(st);
+      for (int kb = w.k_begin; kb < w.k_end; ++kb, ++st, ++done) {
+        if (loads(done)) pipe.wait_full(st);
         if constexpr (V != variant::copy_only) {
           wg::fence_operand(acc);
           wg::fence();
@@ -117,19 +127,30 @@ __global__ void __launch_bounds__(384, 1)
           for (int j = 0; j < BK / 16; ++j)
             wg::mma_async<wg::bf16, wg::bf16>(acc, a_desc + ((st.stage * a_bytes + 32 * j) >> 4),
                                               b_desc + ((st.stage * b_bytes + 32 * j) >> 4),
-                                              kb > 0 || j > 0);
+                                              kb > w.k_begin || j > 0);
           wg::commit_group();
+          if (c == 0 && done + 1 == lag_at) p::named_barrier_arrive(3, 256);
           wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
+        } else if (c == 0 && done + 1 == lag_at) {
+          p::named_barrier_arrive(3, 256);
         }
-        if (V != variant::compute_only && kb > 0 && releaser) pipe.release(prev);
+        if (V != variant::compute_only && kb > w.k_begin && releaser) pipe.release(prev);
         prev = st;
       }
       wg::wait_group<0>();
       wg::fence_operand(acc);
       if (V != variant::compute_only && releaser) pipe.release(prev);
-      if constexpr (V != variant::copy_only)
+      if constexpr (V != variant::copy_only) {
+        if (w.role == h::work_role::partial) {
+          fixup.store(acc, slot(cl), 1 + c);
+          continue;
+        }
+        if (w.role == h::work_role::finisher)
+          for (int q = sched.first_partner(cl); q < sched.partner_end(cl, w); ++q)
+            fixup.add(acc, slot(q), 1 + c);
         cfg::epilogue::store(acc, epi + c * cfg::epilogue::smem_bytes, &c_map,
                              t.m * BM + 64 * int(c), t.n * BN, 1 + c);
+      }
     }
     cfg::epilogue::drain();
   }
@@ -140,11 +161,13 @@ __global__ void __launch_bounds__(384, 1)
 template <int Stages, int Cluster, int EpiBuffers, variant V>
 struct gemm_launch {
   h::tensor_map a, b, c;
-  h::tile_scheduler sched;
+  h::stream_k_schedule sched;
   h::cluster_launch shape;
-  int k_blocks;
+  cuprobe::device_buffer<float4> partials;  // the stream-K tail's workspace
+  cuprobe::device_buffer<int> flags;
+  int lag;  // K blocks by which consumer 1 starts after consumer 0
   gemm_launch(ex::gemm_problem& pr, h::raster order, int group, int max_ctas,
-              h::l2_promotion_mode promote)
+              h::l2_promotion_mode promote, bool tail, int lag)
       : a(h::make_tensor_map(h::tensor_map_spec::matrix(pr.a.data(), pr.shape.m, pr.shape.k, BM, BK,
                                                         h::swizzle_mode::b128)
                                  .with_l2_promotion(promote))),
@@ -152,29 +175,35 @@ struct gemm_launch {
                                                         BN / Cluster, BK, h::swizzle_mode::b128)
                                  .with_l2_promotion(promote))),
         c(h::make_tensor_map(h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
-                                                        h::swizzle_mode::b128))),
-        k_blocks(pr.shape.k / BK) {
+                                                        h::swizzle_mode::b128))) {
     const auto& s = pr.shape;
     cuprobe::require(s.m % (BM * Cluster) == 0 && s.n % BN == 0 && s.k % BK == 0,
                      "gemm: " + s.name() + " is not a multiple of the " +
                          std::to_string(BM * Cluster) + " x " + std::to_string(BN) + " x " +
                          std::to_string(BK) + " tile");
-    sched = h::tile_scheduler{s.m / BM, s.n / BN, order, group, Cluster};
-    if (const char* why = sched.problem()) throw cuprobe::error(std::string("gemm: ") + why);
+    const h::tile_scheduler tiles{s.m / BM, s.n / BN, order, group, Cluster};
+    if (const char* why = tiles.problem()) throw cuprobe::error(std::string("gemm: ") + why);
     // Persistent: as many whole clusters as fit at once (not every GPC holds an even number
     // of free SMs), at most max_ctas CTAs and no more than there are units of work.
     shape.shape = {dim3(unsigned(Cluster)), dim3(384),
                    gemm_config<Stages, Cluster, EpiBuffers>::smem};
     shape.cluster = dim3(Cluster);
     const int fit = h::max_active_clusters(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape);
-    const int ctas = std::min({fit, max_ctas / Cluster, sched.units()}) * Cluster;
-    cuprobe::require(ctas > 0, "gemm: no cluster of this configuration fits on the GPU");
-    shape.shape.grid = dim3(unsigned(ctas));
+    const int clusters = std::min({fit, max_ctas / Cluster, tiles.units()});
+    cuprobe::require(clusters > 0, "gemm: no cluster of this configuration fits on the GPU");
+    shape.shape.grid = dim3(unsigned(clusters * Cluster));
+    sched = h::stream_k_schedule{tiles, s.k / BK, clusters, tail};
+    // One slot per CTA and consumer warpgroup (each cluster writes at most one partial).
+    const std::size_t slots = std::size_t(clusters) * Cluster * 2;
+    partials = cuprobe::device_buffer<float4>(slots * h::split_k_fixup<BN>::slot_bytes / 16);
+    flags = cuprobe::device_buffer<int>(slots);
+    flags.zero();
+    this->lag = lag;
   }
   void operator()(cudaStream_t s) {
     shape.stream = s;
-    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape, a.get(), b.get(), c.get(),
-              k_blocks, sched);
+    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape, a.get(), b.get(), c.get(), sched,
+              h::split_k_fixup<BN>{partials.data(), flags.data()}, lag);
   }
 };
 
@@ -190,20 +219,24 @@ struct run_setup {
   const cuprobe::device_info& dev;
   cuprobe::run_options run;
   bool with_peer;  ///< C_peer holds cuBLASLt's output to check against
+  int max_ctas;    ///< the persistent grid's limit (SMs; fewer with --small: a stream-K tail)
 };
 
 template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full>
 row run_config(ex::gemm_problem& pr, const run_setup& su, h::raster order, int group,
-               h::l2_promotion_mode promote = h::l2_promotion_mode::b256) {
-  gemm_launch<Stages, Cluster, EpiBuffers, V> l(pr, order, group, su.dev.sm_count, promote);
+               bool tail = false, h::l2_promotion_mode promote = h::l2_promotion_mode::b256,
+               int lag = 0) {
+  gemm_launch<Stages, Cluster, EpiBuffers, V> l(pr, order, group, su.max_ctas, promote, tail, lag);
   const char* what = V == variant::full        ? ""
                      : V == variant::copy_only ? " copy only"
                                                : " compute only";
-  const std::string name =
-      "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) + " stages, " +
-      std::to_string(EpiBuffers) + " epilogue buffers, " + h::raster_name(order) +
-      (order == h::raster::grouped_m ? " " + std::to_string(group) : "") +
-      (promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") + what;
+  const std::string name = "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) +
+                           " stages, " + std::to_string(EpiBuffers) + " epilogue buffers, " +
+                           h::raster_name(order) +
+                           (order == h::raster::grouped_m ? " " + std::to_string(group) : "") +
+                           (promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") +
+                           (tail ? ", stream-K tail" : "") +
+                           (lag > 0 ? ", consumer lag " + std::to_string(lag) : "") + what;
   pr.c.poison(0xFF);
   row r{name, ex::measure_gemm("gemm.cuprobe.bf16." + pr.shape.name(), pr, l, su.run), {}};
   r.m.with_param("kernel", name)
@@ -236,7 +269,9 @@ int main(int argc, char** argv) {
     auto run = cli.run_options();
     run.warmup = 2;
     run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
-    const run_setup su{dev, run, with_peer};
+    // --small: 6 CTAs, so that the 512 x 512 problem has a stream-K tail (3 clusters of 2 on
+    // 4 units: 1 wave, then one unit in 3 pieces; 6 clusters of 1 on 8 units: 2 units in 6).
+    const run_setup su{dev, run, with_peer, cli.small ? 6 : dev.sm_count};
     cuprobe::results res(argc, argv);
     cuprobe::summary_file sum(argc, argv, dev);
     bool all_ok = true;
@@ -251,9 +286,18 @@ int main(int argc, char** argv) {
       for (int g : {4, 8, 16}) rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::grouped_m, g));
       rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::along_n, 0));
       rows.push_back(
-          run_config<4, 2, 2>(pr, su, h::raster::grouped_m, 8, h::l2_promotion_mode::none));
+          run_config<4, 2, 2>(pr, su, h::raster::grouped_m, 8, false, h::l2_promotion_mode::none));
       rows.push_back(run_config<4, 1, 2>(pr, su, h::raster::grouped_m, 16));
       rows.push_back(run_config<3, 2, 4>(pr, su, h::raster::grouped_m, 8));
+      // The same with the last partial wave shared out along K (hopper/stream_k.cuh).
+      for (int g : {8, 16})
+        rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::grouped_m, g, true));
+      rows.push_back(run_config<4, 1, 2>(pr, su, h::raster::grouped_m, 16, true));
+      // And with consumer 1 two K blocks behind consumer 0 (one's epilogue under the other's
+      // MMAs).
+      for (int g : {8, 16})
+        rows.push_back(run_config<4, 2, 2>(pr, su, h::raster::grouped_m, g, true,
+                                           h::l2_promotion_mode::b256, 2));
       const row copy = run_config<4, 2, 2, variant::copy_only>(pr, su, h::raster::grouped_m, 8);
       const row math = run_config<4, 2, 2, variant::compute_only>(pr, su, h::raster::grouped_m, 8);
       const row* best = &rows[0];

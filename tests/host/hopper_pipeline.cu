@@ -1,5 +1,7 @@
 // host tier: the host-side parts of the pipeline blocks: hopper/tile_scheduler.cuh (every tile
-// exactly once, cluster pairs sharing n, the grouped order's bands), hopper/epilogue.cuh's
+// exactly once, cluster pairs sharing n, the grouped order's bands), hopper/stream_k.cuh (every
+// K block of every unit exactly once, the roles, finishers last and their partners, and a
+// simulation of the waits: no schedule can deadlock), hopper/epilogue.cuh's
 // stmatrix address map (an emulation of stmatrix.x4 puts every accumulator element of a
 // warpgroup where a 128B-swizzled TMA box expects it, and the eight rows of each matrix fall in
 // eight different 16-byte chunks: no bank conflicts) and the register budget of the roles.
@@ -8,6 +10,7 @@
 
 #include <cuprobe/hopper/epilogue.cuh>
 #include <cuprobe/hopper/pipeline.cuh>
+#include <cuprobe/hopper/stream_k.cuh>
 #include <cuprobe/hopper/tile_scheduler.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 
@@ -92,6 +95,127 @@ TEST_CASE("tile_scheduler::problem names what is wrong") {
             .find("multiple of cluster_m") != std::string::npos);
   CHECK(std::string(h::tile_scheduler{4, 4, h::raster::grouped_m, 0, 1}.problem())
             .find("group must be at least 1") != std::string::npos);
+}
+
+// 8192^3 in 128 x 256 tiles, clusters of 2 on 132 SMs: 1024 units = 15 waves of 66 + 34.
+constexpr h::stream_k_schedule big{{64, 32, h::raster::grouped_m, 8, 2}, 128, 66, true};
+static_assert(big.problem() == nullptr && big.waves() == 15 && big.tail_units() == 34);
+static_assert(big.items(0) == 15 + 1 && big.item(0, 15).role == h::work_role::finisher);
+static_assert(big.item(0, 15).k_begin == 0 && big.item(0, 15).k_end == 65);  // 34 x 128 / 66
+static_assert(big.item(1, 15).role == h::work_role::partial && big.item(1, 15).k_begin == 65);
+
+TEST_CASE("stream_k_schedule: every K block of every unit exactly once; roles; partners") {
+  for (bool tail : {false, true})
+    for (int units_m : {1, 3, 8})
+      for (int tiles_n : {1, 5})
+        for (int k_blocks : {1, 2, 7, 64})
+          for (int clusters : {1, 3, 4, 6, 66}) {
+            const h::stream_k_schedule s{
+                {units_m, tiles_n, h::raster::grouped_m, 2, 1}, k_blocks, clusters, tail};
+            CAPTURE(tail);
+            CAPTURE(units_m * tiles_n);
+            CAPTURE(k_blocks);
+            CAPTURE(clusters);
+            REQUIRE(s.problem() == nullptr);
+            const int units = s.tiles.units();
+            std::vector<int> covered(std::size_t(units) * k_blocks, 0);
+            std::vector<int> finishers(units, 0), wholes(units, 0), partials(units, 0);
+            std::vector<int> partial_of(clusters, -1);  // the unit of cluster q's partial
+            for (int c = 0; c < clusters; ++c) {
+              int own_partials = 0;
+              for (int i = 0; i < s.items(c); ++i) {
+                const h::work_item w = s.item(c, i);
+                REQUIRE(w.unit >= 0);
+                REQUIRE(w.unit < units);
+                REQUIRE(w.k_begin >= 0);
+                REQUIRE(w.k_begin < w.k_end);
+                REQUIRE(w.k_end <= k_blocks);
+                for (int k = w.k_begin; k < w.k_end; ++k) ++covered[w.unit * k_blocks + k];
+                if (w.role == h::work_role::whole) {
+                  CHECK(w.k_begin == 0);
+                  CHECK(w.k_end == k_blocks);
+                  ++wholes[w.unit];
+                } else if (w.role == h::work_role::partial) {
+                  CHECK(w.k_begin > 0);
+                  CHECK(i == s.whole_items(c));  // a partial is the first piece of a range
+                  partial_of[c] = w.unit;
+                  ++own_partials;
+                  ++partials[w.unit];
+                } else {
+                  CHECK(w.k_begin == 0);
+                  CHECK(w.k_end < k_blocks);
+                  CHECK(i == s.items(c) - 1);  // a finisher is the last item of its cluster
+                  ++finishers[w.unit];
+                }
+              }
+              CHECK(own_partials <= 1);  // one workspace slot per cluster is enough
+            }
+            for (int u = 0; u < units; ++u) CHECK(partials[u] + 1 <= s.max_pieces + 1);
+            for (int v : covered) CHECK(v == 1);
+            for (int u = 0; u < units; ++u) {
+              CHECK(wholes[u] + finishers[u] == 1);  // one epilogue per unit
+              CHECK((partials[u] > 0) == (finishers[u] == 1));
+              if (!tail) CHECK(wholes[u] == 1);
+            }
+            // A finisher's partners are exactly the clusters whose partial is of its unit.
+            for (int c = 0; c < clusters; ++c) {
+              if (s.items(c) == 0) continue;
+              const h::work_item w = s.item(c, s.items(c) - 1);
+              if (w.role != h::work_role::finisher) continue;
+              std::vector<int> want;
+              for (int q = 0; q < clusters; ++q)
+                if (partial_of[q] == w.unit) want.push_back(q);
+              std::vector<int> got;
+              for (int q = s.first_partner(c); q < s.partner_end(c, w); ++q) got.push_back(q);
+              CHECK(got == want);
+            }
+            // Simulated run: each cluster walks its items; a finisher may proceed only when
+            // every partial of its unit is written. Progress must never stop (no deadlock).
+            std::vector<int> next(clusters, 0);
+            std::vector<int> written(units, 0);
+            bool moved = true;
+            while (moved) {
+              moved = false;
+              for (int c = 0; c < clusters; ++c) {
+                if (next[c] == s.items(c)) continue;
+                const h::work_item w = s.item(c, next[c]);
+                if (w.role == h::work_role::finisher && written[w.unit] < partials[w.unit])
+                  continue;
+                if (w.role == h::work_role::partial) ++written[w.unit];
+                ++next[c];
+                moved = true;
+              }
+            }
+            for (int c = 0; c < clusters; ++c) CHECK(next[c] == s.items(c));
+          }
+}
+
+TEST_CASE("stream_k_schedule: the tail balances the last wave") {
+  // 34 units of 128 K blocks over 66 clusters: every cluster 65 or 66 K blocks of the tail,
+  // about half a tile, instead of a whole tile for 34 clusters and nothing for 32.
+  for (int c = 0; c < big.clusters; ++c) {
+    int tail_blocks = 0;
+    for (int i = big.whole_items(c); i < big.items(c); ++i)
+      tail_blocks += big.item(c, i).k_end - big.item(c, i).k_begin;
+    CHECK(tail_blocks >= 65);
+    CHECK(tail_blocks <= 66);
+  }
+  const h::stream_k_schedule plain{big.tiles, 128, 66, false};
+  CHECK(plain.waves() == 16);
+  CHECK(plain.items(33) == 16);
+  CHECK(plain.items(34) == 15);
+  CHECK(std::string(h::stream_k_schedule{big.tiles, 0, 66}.problem()).find("k_blocks") !=
+        std::string::npos);
+  CHECK(std::string(h::stream_k_schedule{big.tiles, 4, 0}.problem()).find("clusters") !=
+        std::string::npos);
+  // One tail unit over 66 clusters: 4 pieces (4 clusters), not 66 slivers.
+  const h::stream_k_schedule one{{5, 1, h::raster::along_m, 1, 1}, 128, 4, true};
+  CHECK(one.tail_units() == 1);
+  const h::stream_k_schedule sliver{{67, 1, h::raster::along_m, 1, 1}, 128, 66, true};
+  CHECK(sliver.tail_units() == 1);
+  CHECK(sliver.tail_clusters() == 4);
+  CHECK(sliver.items(4) == 1);  // cluster 4 has its one whole unit and no tail piece
+  CHECK(sliver.item(0, 1).k_end == 32);
 }
 
 // stmatrix.x4, emulated: matrix i takes register i of every lane (lane l holds row l / 4,
