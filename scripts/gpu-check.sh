@@ -70,7 +70,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi
@@ -87,6 +87,8 @@ if [ "$mode" != sanitize ]; then
       timers) args+=(--markdown timers.md) ;;
       wgmma) args+=(--summary wgmma_summary.json) ;;
       gemm) args+=(--summary gemm_summary.json) ;;
+      system_memory) args+=(--summary system_memory_summary.json) ;;
+      access_patterns) args+=(--summary access_summary.json) ;;
     esac
     # shellcheck disable=SC2206
     [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
@@ -104,6 +106,21 @@ fi
 if [ "$mode" = full ] && [ $build_ok = 1 ] && [ -x build/h200/examples/dram_bandwidth ]; then
   say "== tools/ncu_dram.sh"
   tools/ncu_dram.sh build/h200 "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
+  pack
+fi
+
+# The sector model against ncu, and the ncu views of the tensor-core kernels (full mode, when
+# those examples ran).
+in_list() { local x; for x in "${examples[@]}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
+if [ "$mode" = full ] && [ $build_ok = 1 ]; then
+  if in_list access_patterns; then
+    say "== tools/ncu_access.sh"
+    tools/ncu_access.sh build/h200 "$res/ncu_access/access" 1 >> "$log" 2>&1 && say "ncu_access: ok" || say "ncu_access: FAILED or skipped (see log)"
+  fi
+  if in_list wgmma || in_list gemm; then
+    say "== tools/ncu_wgmma.sh"
+    tools/ncu_wgmma.sh build/h200 "$res/ncu_wgmma" all >> "$log" 2>&1 && say "ncu_wgmma: ok" || say "ncu_wgmma: FAILED (see log)"
+  fi
   pack
 fi
 

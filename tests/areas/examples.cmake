@@ -5,7 +5,8 @@ if(NOT CUPROBE_BUILD_EXAMPLES)
   return()
 endif()
 set(_cuprobe_examples device_report timers fma_throughput instruction_table latency_ladder
-    dram_bandwidth cache_bandwidth memory_ordering tma dsm gemm)
+    dram_bandwidth cache_bandwidth memory_ordering tma dsm gemm system_memory
+    access_patterns)
 
 # cuprobe_example_refusal(<example> <test suffix> <expected stderr regex> <args>...)
 function(cuprobe_example_refusal example suffix expect)
@@ -29,6 +30,9 @@ endforeach()
 cuprobe_example_refusal(cache_bandwidth explore_range "--explore is 3, outside its range"
                         --explore 3)
 cuprobe_example_refusal(cache_bandwidth explore_not_integer "--explore expects" --explore 1.5)
+cuprobe_example_refusal(cache_bandwidth l2_write_path_unknown
+                        "--l2-write-path must be st_global or tma_bulk, got 'st.global'"
+                        --l2-write-path st.global)
 cuprobe_example_refusal(tma explore_range "--explore is 3, outside its range" --explore 3)
 cuprobe_example_refusal(tma only_unknown "--only takes latency, streams, multicast or all, got 'bogus'"
                         --only bogus)
@@ -46,3 +50,15 @@ cuprobe_example_refusal(dram_bandwidth passes_zero "--passes is 0, outside its r
 cuprobe_example_refusal(dram_bandwidth passes_text "--passes expects" --passes many)
 cuprobe_example_refusal(dram_bandwidth configs_malformed "--configs" --configs 4by256)
 cuprobe_example_refusal(dram_bandwidth l2_factor_nan "--l2-factor expects" --l2-factor nan)
+cuprobe_example_refusal(system_memory only_unknown
+                        "--only takes visibility, latency, zerocopy, copy or all, got 'bogus'"
+                        --only bogus)
+cuprobe_example_refusal(system_memory summary_unwritable "--summary.*/no/such/dir/s.json"
+                        --summary /no/such/dir/s.json)
+cuprobe_example_refusal(access_patterns widths_bad "--widths takes 1, 2, 4, 8 or 16 bytes, got 3"
+                        --widths 4,3)
+cuprobe_example_refusal(access_patterns widths_text "--widths expects" --widths four)
+cuprobe_example_refusal(access_patterns ncu_set_unwritable "--ncu-set.*/no/such/dir/e.csv"
+                        --ncu-set /no/such/dir/e.csv)
+cuprobe_example_refusal(access_patterns summary_unwritable "--summary.*/no/such/dir/s.json"
+                        --summary /no/such/dir/s.json)
