@@ -117,7 +117,7 @@ CUPROBE_GPU_TEST_CASE("copy_curve: every point validated, DRAM below the L2 plat
   o.run = quick_run();
   o.dram_point = !cuprobe::testing::under_sanitizer();
   const auto c = ex::copy_curve(dev, o);
-  REQUIRE(c.size() >= 2);
+  REQUIRE(c.size() >= (o.dram_point ? 2u : 1u));  // under the sanitizer: no DRAM point
   for (const auto& p : c) {
     CHECK(p.m.params.at("valid").as_bool());
     CHECK(p.level == ex::access_level::sweep);

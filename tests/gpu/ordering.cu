@@ -351,6 +351,12 @@ CUPROBE_GPU_TEST_CASE("experiments::fence_cost_by_home: lines sorted by L2 home,
     CHECK(ex::fence_cost_by_home(dev, o).costs.empty());
     return;
   }
+  if (cuprobe::testing::under_sanitizer()) {  // hop times are the instrumentation's
+    MESSAGE(
+        "SKIPPED under compute-sanitizer (timing): the placed fence costs need the near/far "
+        "split of real hop times");
+    return;
+  }
   CUPROBE_TIMING_CHECK(agree > 0.9);
 
   ex::fence_cost_options o;

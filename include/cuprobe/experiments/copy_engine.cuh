@@ -224,7 +224,10 @@ copy_result copy_bandwidth(const device_info& dev, const host_link& bus, const c
       progress(std::string(peer ? "cudaMemcpy " : "cudaMemcpyAsync ") + to_string(dir) + " " +
                to_string(kind) + " " + fmt_bytes(double(n)));
       const bool to_device = dir != copy_direction::d2h, to_host = dir != copy_direction::h2d;
-      if (to_device) CUPROBE_CHECK(cudaMemset(d_dst.data(), poison_byte, n));
+      if (to_device) {  // the legacy stream: finished before the runner's stream copies
+        CUPROBE_CHECK(cudaMemset(d_dst.data(), poison_byte, n));
+        CUPROBE_CHECK(cudaDeviceSynchronize());
+      }
       if (to_host) std::memset(h_dst.data(), poison_byte, n);
       run_options ro = o.run;
       if (peer) ro.stream = cudaStreamLegacy;
