@@ -164,22 +164,17 @@ int main(int argc, char** argv) {
     run.warmup = cli.small ? 1 : 2;
     run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
 
-    if (write_path == "all") {
+    // The write explorations: measure the clock, run one, write the results, stop.
+    const auto explore_only = [&](auto&& explore) {
       cuprobe::timer_characterisation clk;
       cuprobe::measure_effective_clock(clk, 20);
       cuprobe::results res(argc, argv);
-      explore_write_paths(dev, res, run, clk.effective_sm_clock_mhz);
+      explore(dev, res, run, clk.effective_sm_clock_mhz);
       res.write(cli);
       return 0;
-    }
-    if (cli.get_integer("--explore") == 2) {
-      cuprobe::timer_characterisation clk;
-      cuprobe::measure_effective_clock(clk, 20);
-      cuprobe::results res(argc, argv);
-      explore_writes(dev, res, run, clk.effective_sm_clock_mhz);
-      res.write(cli);
-      return 0;
-    }
+    };
+    if (write_path == "all") return explore_only(explore_write_paths);
+    if (cli.get_integer("--explore") == 2) return explore_only(explore_writes);
     ex::cache_curve_options o;
     for (auto* c : {&o.l1, &o.l2}) {
       c->run = run;
