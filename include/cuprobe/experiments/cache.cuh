@@ -281,12 +281,8 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
                           false, double(array)),
         o.run);
     CUPROBE_CHECK(cudaDeviceSynchronize());
-    device_buffer<unsigned long long> bad(1);
-    bad.zero();
-    gen::tma_store_check_kernel<<<unsigned(dev.sm_count) * 8, 256>>>(out.data(), array / 4,
-                                                                     t.copy_bytes / 4, bad.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_store_check_kernel");
-    const unsigned long long wrong = bad.to_host()[0];
+    const unsigned long long wrong = gen::tma_store_mismatches(
+        out.data(), array / 4, t.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     const unsigned long long issued = stores.to_host()[0];
     const unsigned long long want = launches * passes * (array / t.copy_bytes);
     r.check.checked = array / 4;

@@ -339,12 +339,8 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
   CUPROBE_CHECK(cudaDeviceSynchronize());
   bool valid = false;
   if (store) {
-    device_buffer<unsigned long long> bad(1);
-    bad.zero();
-    gen::tma_store_check_kernel<<<unsigned(dev.sm_count) * 8, 256>>>(array.data(), bytes / 4,
-                                                                     p.copy_bytes / 4, bad.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_store_check_kernel");
-    const unsigned long long n = bad.to_host()[0];
+    const unsigned long long n = gen::tma_store_mismatches(
+        array.data(), bytes / 4, p.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     require(n == 0, "tma_streams: " + name + " left " + std::to_string(n) +
                         " words of the output different from what the shared buffers held");
     valid = true;

@@ -53,6 +53,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/fence.cuh"
@@ -261,6 +262,17 @@ __global__ void tma_store_check_kernel(const std::uint32_t* out, std::uint64_t w
        i += std::uint64_t(gridDim.x) * blockDim.x)
     n += out[i] != static_cast<std::uint32_t>(i % period);
   if (n) atomicAdd(bad, n);
+}
+
+/// The number of words of a store stream's output (`words` at `out`) that are not i mod
+/// `period`: tma_store_check_kernel over `blocks` blocks of 256, read back (synchronous).
+inline unsigned long long tma_store_mismatches(const std::uint32_t* out, std::uint64_t words,
+                                               std::uint32_t period, unsigned blocks) {
+  device_buffer<unsigned long long> bad(1);
+  bad.zero();
+  tma_store_check_kernel<<<blocks, 256>>>(out, words, period, bad.data());
+  CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_store_check_kernel");
+  return bad.to_host()[0];
 }
 
 /// Writes word i of `out` as i (mod 2^32): the load streams' input.
