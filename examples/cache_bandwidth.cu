@@ -6,8 +6,11 @@
 //
 //   build/h200/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
 //   --partitions 0: leave out the two L2 partitions (experiments/l2_partitions.cuh).
-//   --l2-write-path st_global|tma_bulk: the L2 write figure's kernel (st.global.cg, or bulk stores
-//   from shared memory); all: only every write variant, validated, beside the read (issue 11).
+//   --l2-write-scaling 0: leave out the L2 write against SMs writing and by home
+//   (experiments/l2_home_write.cuh: one SM's store port, the L2's write intake).
+//   --l2-write-path st_global|tma_bulk|home: the L2 write figure's kernel (st.global.cg, bulk
+//   stores from shared memory, or each SM its own partition's lines); all: only every write
+//   variant, validated, beside the read (issue 11).
 //   --explore 1: also sweep the kernels' shape (blocks per SM x threads x accesses in flight) for
 //   the L2 and L1 reads, with the stream kernel of dram_bandwidth beside them (how the defaults
 //   were chosen: docs/memory-ptx.md).
@@ -17,6 +20,7 @@
 #include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
+#include <optional>
 
 namespace ex = cuprobe::experiments;
 namespace gen = cuprobe::gen;
@@ -136,6 +140,21 @@ void explore_write_paths(const cuprobe::device_info& dev, cuprobe::results& res,
               if (bytes < std::size_t(ctas) * dev.sm_count * kib * 1024) continue;  // < 1 round
               add("tma_bulk", to.tma.describe(), ex::l2_write_measure(dev, bytes, to));
             }
+    // Every SM writing lines homed in its own partition, in the other one, or anywhere: one map
+    // of one array, the same kernel for all three (experiments/l2_home_write.cuh).
+    ex::l2_homes homes = ex::l2_map_homes(dev, bytes);
+    for (auto mode : {ex::l2_write_home::near, ex::l2_write_home::far, ex::l2_write_home::any})
+      if (homes.separated || mode == ex::l2_write_home::any)
+        add("home", std::string(ex::to_string(mode)) + " lines, 2x1024",
+            ex::l2_write_home_measure(dev, homes, mode, o.bytes_per_launch, o.run));
+    if (!homes.separated)
+      std::printf("L2/%zu: near and far not measured: %s\n", div, homes.why.c_str());
+    std::printf(
+        "L2/%zu: %llu lines homed beside SM %u (%.0f cycles per atomic), %llu in the other "
+        "partition (%.0f), %llu unsorted; %u + %u SMs\n",
+        div, (unsigned long long)homes.lines_in[0], homes.probe_sm, homes.near_cycles,
+        (unsigned long long)homes.lines_in[1], homes.far_cycles,
+        (unsigned long long)homes.lines_in[2], homes.sms_in[0], homes.sms_in[1]);
   }
   std::printf("\nL2 write paths (x read: against the .cg read of the same working set):\n");
   e.print();
@@ -150,10 +169,14 @@ int main(int argc, char** argv) {
         {cuprobe::cli_option::integer(
              "--explore", "1: also sweep the kernels' shapes; 2: only the L2 write paths", 0, 2, 0),
          cuprobe::cli_option::integer("--partitions", "1: the two L2 partitions, per SM", 0, 1, 1),
-         cuprobe::cli_option::text("--l2-write-path",
-                                   "st_global or tma_bulk: the L2 write figure's kernel; all: "
-                                   "only every write variant, validated, beside the read",
-                                   "")});
+         cuprobe::cli_option::integer(
+             "--l2-write-scaling",
+             "1: the L2 write against SMs writing, and by the partition homing the lines", 0, 1, 1),
+         cuprobe::cli_option::text(
+             "--l2-write-path",
+             "st_global, tma_bulk or home: the L2 write figure's kernel; all: "
+             "only every write variant, validated, beside the read",
+             "")});
     const std::string write_path = cli.get("--l2-write-path");
     if (!write_path.empty() && write_path != "all")
       (void)ex::l2_write_path_of(write_path, "--l2-write-path");  // refused before any CUDA call
@@ -318,6 +341,40 @@ int main(int argc, char** argv) {
                       p.far_bytes_per_s.value_or(0)};
     }
 
+    std::optional<ex::l2_write_scaling_result> ws;
+    if (cli.get_integer("--l2-write-scaling") == 1) {
+      progress("L2 write against writing SMs, by home");
+      ex::l2_write_scaling_options wo;
+      wo.run = run;
+      if (cli.small) {  // compute-sanitizer: 3 counts, 4 MiB per launch, 256 hops per SM
+        wo.active = {1, 2, std::uint32_t(dev.sm_count)};
+        wo.bytes_per_launch = 4.0 * (1 << 20);
+        wo.sample_hops = 256;
+      }
+      ws = ex::l2_write_scaling(dev, wo);
+      cuprobe::table wt({"SMs writing", "lines homed", "GB/s", "B/clk per writing SM"});
+      const std::size_t n = ws->active.size();
+      for (std::size_t i = 0; i < ws->points.size(); ++i) {
+        const auto& m = ws->points[i];
+        const double k = m.params.at("active_sms").as_number(), gbps = m.gb_per_s();
+        wt.add_row(
+            {cuprobe::fmt(k, 0), m.params.at("home").as_string(), cuprobe::fmt(gbps, 0),
+             cuprobe::fmt(cuprobe::model::per_clock_per_sm(gbps * 1e9, int(k), mhz * 1e6), 1)});
+        res.add(m).with_param("sm_clock_mhz", mhz);
+      }
+      std::printf(
+          "\nL2 write against SMs writing (st.global.cg.v4, %s, one map: %llu lines homed beside "
+          "SM "
+          "0 at %.0f cycles per atomic, %llu in the other partition at %.0f, %llu unsorted; "
+          "%u + %u SMs; any = every line, near = each SM its partition's lines, far = the "
+          "other's; %zu counts):\n",
+          cuprobe::fmt_bytes(ws->points.front().params.at("array_bytes").as_number()).c_str(),
+          (unsigned long long)ws->lines_in[0], ws->near_cycles, (unsigned long long)ws->lines_in[1],
+          ws->far_cycles, (unsigned long long)ws->lines_in[2], ws->sms_in[0], ws->sms_in[1], n);
+      wt.print();
+      if (!ws->separated) std::printf("near and far not measured: %s\n", ws->why.c_str());
+    }
+
     if (cli.get_integer("--explore") == 1) {
       cuprobe::table e({"level", "working set", "load", "U", "BxT", "GB/s", "B/clk/SM"});
       for (std::size_t bytes : {std::size_t(4) << 20, std::size_t(8) << 20})
@@ -365,6 +422,17 @@ int main(int argc, char** argv) {
       x["l2_far_cycles"] = x_partitions[1];
       x["l2_near_gb_per_s"] = x_partitions[2] / 1e9;
       if (x_partitions[3] > 0) x["l2_far_gb_per_s"] = x_partitions[3] / 1e9;
+    }
+    if (ws) {
+      const auto port = [&](double bytes_per_s) {
+        return cuprobe::model::per_clock_per_sm(bytes_per_s, 1, mhz * 1e6);
+      };
+      x["l2_write_one_sm_bytes_per_clock"] = port(ws->per_sm_bytes_per_s.front());
+      x["l2_write_all_sms_gb_per_s"] = ws->any_bytes_per_s / 1e9;
+      if (ws->separated) {
+        x["l2_write_near_home_gb_per_s"] = ws->near_bytes_per_s / 1e9;
+        x["l2_write_far_home_gb_per_s"] = ws->far_bytes_per_s / 1e9;
+      }
     }
     x["sm_clock_mhz"] = mhz;
     x["l1_gb_per_s"] = lv.l1_gbps;

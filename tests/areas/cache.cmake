@@ -159,6 +159,15 @@ cuprobe_add_sass_test(cache_bw_l2_bulk_write SOURCE ${_cache_bw} OPTIONS -DNDEBU
         "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!STG" "!LDL|STL"
   SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x0"
   INSIDE_LOOP "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" LABELS cache)
+# The home write path (gen/l2_home_write.cuh): 16-byte .cg stores (STG.E.128.STRONG.GPU), 4 per
+# iteration of the unrolled line loop, each after the LDS of its line index, inside the pass
+# loop; the plan is read with plain loads (LDG.E), the ticket taken with one atomic; no local
+# memory.
+cuprobe_add_sass_test(cache_bw_l2_home_write SOURCE ${_cache_bw} OPTIONS -DNDEBUG
+  FUNCTION "l2_home_write_kernelINS_3ptx5cache2cgEEEv"
+  CHECK "^STG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "^STG == 4" "^LDS R[0-9]+, == 4"
+        "ATOMG\\.E\\.ADD == 1" "!LDL|STL"
+  INSIDE_LOOP "STG\\.E\\.128" LABELS cache)
 # Shared memory: between the two clock reads, the round loop holds the 8 accesses.
 set(_clock "CS2R.*SR_CLOCKLO")
 foreach(probe IN ITEMS "smem_ld4;LDS R[0-9]+, \\[R[0-9]+\\]" "smem_ld8;LDS\\.64 " "smem_ld16;LDS\\.128 "

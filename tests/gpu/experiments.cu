@@ -6,6 +6,7 @@
 
 #include <cuprobe/cuprobe.cuh>
 
+#include <cmath>
 #include <string>
 
 namespace ex = cuprobe::experiments;
@@ -146,6 +147,34 @@ CUPROBE_GPU_TEST_CASE("l2_bandwidth's tma_bulk write path: validated, positive, 
     CHECK(r.m.gb_per_s() > 0);
     CHECK(r.m.params.at("tma").as_string() == t.describe());
   }
+}
+
+CUPROBE_GPU_TEST_CASE("l2_write_scaling: lines sorted by home; one SM's port above its share") {
+  const auto dev = cuprobe::device_info::query();
+  ex::l2_write_scaling_options o;
+  o.active = {1, std::uint32_t(dev.sm_count)};
+  o.bytes_per_launch = 512.0 * (1 << 20);
+  o.run.stop = cuprobe::stopping_rule::fixed(3);
+  const auto w = ex::l2_write_scaling(dev, o);  // every point validated (require()d)
+  MESSAGE(w.why);
+  CUPROBE_TIMING_CHECK(w.separated);  // the H200's partitions told apart (timing: not under a tool)
+  REQUIRE(w.points.size() == (w.separated ? 4u : 2u));  // any x 2 counts, then near, far
+  const double lines = double(w.lines_in[0] + w.lines_in[1] + w.lines_in[2]);
+  MESSAGE("lines " << w.lines_in[0] << " / " << w.lines_in[1] << " / " << w.lines_in[2] << " (near "
+                   << w.near_cycles << ", far " << w.far_cycles << " cycles); SMs " << w.sms_in[0]
+                   << " + " << w.sms_in[1]);
+  CHECK(w.sms_in[0] + w.sms_in[1] == unsigned(dev.sm_count));
+  CUPROBE_TIMING_CHECK(w.far_cycles > 1.1 * w.near_cycles);
+  CUPROBE_TIMING_CHECK(w.lines_in[2] < 0.02 * lines);  // all but a few lines sorted
+  for (const auto& m : w.points) CHECK(m.params.at("valid").as_bool());
+  const double one = w.per_sm_bytes_per_s[0], all = w.per_sm_bytes_per_s[1];
+  MESSAGE("one SM " << one / 1e9 << " GB/s; every SM " << w.any_bytes_per_s / 1e12 << " TB/s (near "
+                    << w.near_bytes_per_s / 1e12 << ", far " << w.far_bytes_per_s / 1e12 << ")");
+  // The H200 (2026-12-01): one SM 31.6 B/clk, every SM 14-15 B/clk each; near = far = any
+  // within 8 % (docs/memory-ptx.md, "L2 write and copy").
+  CUPROBE_TIMING_CHECK(one > 1.5 * all);
+  if (w.separated)
+    CUPROBE_TIMING_CHECK(std::fabs(w.near_bytes_per_s / w.any_bytes_per_s - 1) < 0.25);
 }
 
 CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far slower than near") {

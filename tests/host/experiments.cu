@@ -140,7 +140,7 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
   CHECK(ex::l2_write_path_of("tma_bulk", "x") == ex::l2_write_path::tma_bulk);
   CHECK(std::string(ex::to_string(ex::l2_write_path_of("st_global", "x"))) == "st_global");
   CHECK_THROWS_WITH_AS(ex::l2_write_path_of("st.global", "--l2-write-path"),
-                       Contains("--l2-write-path must be st_global or tma_bulk, got 'st.global'"),
+                       Contains("--l2-write-path must be st_global, tma_bulk or home, got 'st.global'"),
                        cuprobe::error);
   CHECK(ex::l2_tma_write_options{}.describe() ==
         "bulk 8 KiB x4 stages, 2 CTA/SM, 1 issuer, contiguous");
@@ -180,17 +180,17 @@ TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options ref
   for (int i = 0; i < 300; ++i) hops.push_back(255 + i % 11);
   for (int i = 0; i < 100; ++i) hops.push_back(415 + i % 11);
   for (int i = 0; i < 20; ++i) hops.push_back(1500);
-  const auto c = ex::split_two_clusters(hops, 3 * 260.0);
+  const auto c = cuprobe::split_two_clusters(hops, 3 * 260.0);
   CHECK(c[0] == doctest::Approx(260));
   CHECK(c[1] == doctest::Approx(420));
   CHECK(c[2] == doctest::Approx(0.25));        // 100 of the 400 L2 hops
   CHECK(c[3] == doctest::Approx(20.0 / 420));  // of all hops
   // One cluster only: both medians equal, no far share.
-  const auto one = ex::split_two_clusters(std::vector<std::uint32_t>(50, 300), 900);
+  const auto one = cuprobe::split_two_clusters(std::vector<std::uint32_t>(50, 300), 900);
   CHECK(one[0] == 300);
   CHECK(one[1] == 300);
   CHECK(one[2] == 0);
-  CHECK(ex::split_two_clusters({}, 900)[3] == 0);
+  CHECK(cuprobe::split_two_clusters({}, 900)[3] == 0);
 
   const auto dev = cuprobe_test::h200_like();
   ex::l2_partition_options o;
@@ -207,6 +207,49 @@ TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options ref
   ex::cache_bw_options b;
   b.blocks_per_sm = 0;
   CHECK_THROWS_WITH_AS(ex::l1_bandwidth(dev, b), Contains("blocks_per_sm"), cuprobe::error);
+}
+
+TEST_CASE("l2_home_plan_of: every line once; near / far by partition; active SMs only") {
+  // 12 lines: 0..4 in partition 0, 5..9 in partition 1, 10..11 unsorted; SM ids 0..5 with id 2
+  // absent, SMs 0, 1, 3 beside partition 0 and 4, 5 beside partition 1.
+  std::vector<std::uint8_t> line = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2};
+  const std::vector<int> sm = {0, 0, -1, 0, 1, 1};
+  for (auto mode : {ex::l2_write_home::near, ex::l2_write_home::far, ex::l2_write_home::any})
+    for (std::uint32_t active : {0u, 2u}) {
+      CAPTURE(ex::to_string(mode));
+      CAPTURE(active);
+      const auto p = ex::l2_home_plan_of(line, sm, mode, active);
+      REQUIRE(p.sm_first.size() == sm.size() + 1);
+      CHECK(p.sm_first.back() == line.size());
+      std::vector<int> seen(line.size(), 0);
+      for (std::uint32_t l : p.lines) ++seen.at(l);
+      for (int n : seen) CHECK(n == 1);       // every line exactly once
+      CHECK(p.sm_first[3] == p.sm_first[2]);  // the absent id has no line
+      CHECK(p.active_sms == (active == 0 ? 5u : 2u));
+      for (std::uint32_t s = 0; s < sm.size(); ++s)
+        for (std::uint32_t i = p.sm_first[s]; i < p.sm_first[s + 1]; ++i) {
+          const int home = line[p.lines[i]];
+          if (home == 2 || mode == ex::l2_write_home::any) continue;
+          CHECK(home == (mode == ex::l2_write_home::near ? sm[s] : 1 - sm[s]));
+        }
+    }
+  // near, every SM: partition 0's 5 lines over its 3 SMs (1, 2, 2 in address order), partition
+  // 1's over its 2; the 2 unsorted lines over all 5 SMs.
+  const auto p = ex::l2_home_plan_of(line, sm, ex::l2_write_home::near);
+  CHECK(p.sm_first[1] - p.sm_first[0] == 1);
+  CHECK(p.lines[0] == 0);
+  CHECK(p.most_per_sm == 4);  // SM 5: lines 7, 8, 9 and unsorted 11
+  // active = 2 with near: one SM of each partition writes that partition's lines.
+  const auto two = ex::l2_home_plan_of(line, sm, ex::l2_write_home::near, 2);
+  CHECK(two.sm_first[1] - two.sm_first[0] == 5 + 1);  // SM 0: lines 0..4 and one unsorted
+  CHECK(two.sm_first[5] - two.sm_first[4] == 5 + 1);  // SM 4: lines 5..9 and one unsorted
+  CHECK_THROWS_WITH_AS(ex::l2_home_plan_of(line, {-1, -1}, ex::l2_write_home::any),
+                       Contains("no SM"), cuprobe::error);
+  CHECK_THROWS_WITH_AS(ex::l2_home_plan_of(line, {0, 0}, ex::l2_write_home::near),
+                       Contains("a partition has no SM"), cuprobe::error);
+  CHECK(std::string(ex::to_string(ex::l2_write_path_of("home", "x"))) == "home");
+  CHECK_THROWS_WITH_AS(ex::l2_write_path_of("nope", "--l2-write-path"),
+                       Contains("st_global, tma_bulk or home"), cuprobe::error);
 }
 
 TEST_CASE("compute, ordering and timer experiments: bad options are refused first") {

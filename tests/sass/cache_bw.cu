@@ -1,8 +1,9 @@
 // SASS probes for gen/cache_bw.cuh and gen/smem_bw.cuh under names the checks can select
-// (tests/areas/cache.cmake): the access width of each kernel, U accesses per round, every
-// access inside the round loop (not hoisted by ptxas), no local memory.
+// (tests/areas/cache.cmake; gen/l2_home_write.cuh too): the access width of each kernel, U accesses
+// per round, every access inside the round loop (not hoisted by ptxas), no local memory.
 #include <cuprobe/gen/cache_bw.cuh>
 #include <cuprobe/gen/cache_bw_tma.cuh>
+#include <cuprobe/gen/l2_home_write.cuh>
 #include <cuprobe/gen/smem_bw.cuh>
 
 #include <cstdint>
@@ -28,6 +29,8 @@ static_assert(true, "the end of the probe list");
 
 // The tma_bulk write path of experiments::l2_bandwidth (4 stages: its default).
 template __global__ void gen::l2_bulk_write_kernel<4>(gen::l2_bulk_write_args);
+// The home write path (experiments/l2_home_write.cuh): st.global.cg.v4.
+template __global__ void gen::l2_home_write_kernel<cache::cg>(gen::l2_home_write_args);
 
 #define PROBE_SMEM_BW(NAME, T, STORE) \
   extern "C" __global__ void NAME(gen::smem_bw_args a) { gen::smem_bw_body<T, STORE, 8>(a); }

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/experiments/l2_home_write.cuh"
 #include "cuprobe/experiments/memory.cuh"
 #include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/gen/cache_bw_tma.cuh"
@@ -57,16 +58,20 @@ inline constexpr int cache_bw_l1_unroll = 16;
 /// How l2_bandwidth writes (issue 11: st.global reached 0.42 x the L2 read on the H200):
 /// st_global = gen::cache_bw_kernel's st.global.cg (float4, U per thread, the read's shape);
 /// tma_bulk = gen::l2_bulk_write_kernel (cp.async.bulk from shared memory, each CTA its own
-/// chunks, l2_tma_write_options).
-enum class l2_write_path { st_global, tma_bulk };
+/// chunks, l2_tma_write_options); home = gen::l2_home_write_kernel with every SM writing only
+/// lines homed in its own L2 partition (experiments/l2_home_write.cuh, l2_write_home::near).
+enum class l2_write_path { st_global, tma_bulk, home };
 inline const char* to_string(l2_write_path p) {
-  return p == l2_write_path::st_global ? "st_global" : "tma_bulk";
+  return p == l2_write_path::st_global  ? "st_global"
+         : p == l2_write_path::tma_bulk ? "tma_bulk"
+                                        : "home";
 }
-/// "st_global" or "tma_bulk"; anything else is refused with a sentence naming `field`.
+/// "st_global", "tma_bulk" or "home"; anything else is refused with a sentence naming `field`.
 inline l2_write_path l2_write_path_of(const std::string& s, const std::string& field) {
   if (s == "st_global") return l2_write_path::st_global;
   if (s == "tma_bulk") return l2_write_path::tma_bulk;
-  throw error(field + " must be st_global or tma_bulk, got '" + s + "'");
+  if (s == "home") return l2_write_path::home;
+  throw error(field + " must be st_global, tma_bulk or home, got '" + s + "'");
 }
 
 /// The tma_bulk write path: bulk stores of copy_bytes from `stages` shared buffers, `issuers`
@@ -269,17 +274,12 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
     const launch_shape shape{dim3(grid), dim3(threads), smem};
     std::uint64_t launches = 0;
     stream_result r;
-    r.m = measure(
-        "cache.write",
-        [&](cudaStream_t s) {
-          kernel<<<shape.grid, shape.block, shape.dynamic_smem, s>>>(a);
-          CUPROBE_CHECK_LAUNCH("cuprobe::gen::l2_bulk_write_kernel");
-          ++launches;
-        },
+    r.m = measure_counted(
+        "cache.write", kernel, shape, a, "launch of cuprobe::gen::l2_bulk_write_kernel",
         work::bytes_moved(0, double(array) * double(passes),
                           "write: every byte stored from shared memory by cp.async.bulk, per pass",
                           false, double(array)),
-        o.run);
+        o.run, launches);
     CUPROBE_CHECK(cudaDeviceSynchronize());
     const unsigned long long wrong = gen::tma_store_mismatches(
         out.data(), array / 4, t.copy_bytes / 4, unsigned(dev.sm_count) * 8);
@@ -314,12 +314,16 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
   });
 }
 
-/// The L2 write of o.write_path over about `bytes`: cache_bw_measure's st.global.cg write or
-/// l2_write_tma_measure.
+/// The L2 write of o.write_path over about `bytes`: cache_bw_measure's st.global.cg write,
+/// l2_write_tma_measure, or l2_write_home_measure (near) over a new array mapped by l2_map_homes.
 template <class T = void>
 stream_result l2_write_measure(const device_info& dev, std::size_t bytes,
                                const cache_bw_options& o) {
   if (o.write_path == l2_write_path::tma_bulk) return l2_write_tma_measure<T>(dev, bytes, o);
+  if (o.write_path == l2_write_path::home) {
+    l2_homes h = l2_map_homes(dev, bytes);
+    return l2_write_home_measure<T>(dev, h, l2_write_home::near, o.bytes_per_launch, o.run);
+  }
   auto r = cache_bw_measure<gen::stream_pattern::write, ptx::cache::cg>(dev, bytes, false, o);
   r.m.with_param("write_path", to_string(l2_write_path::st_global));
   return r;

@@ -78,30 +78,6 @@ struct l2_partition_result {
   std::optional<double> far_bytes_per_s;  ///< from the model in the file comment
 };
 
-/// The two clusters of `hops` (1-D 2-means, started at the smallest and largest value), after
-/// setting aside the values above `cap`. Returns {lower median, upper median, upper share,
-/// share above cap}.
-inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, double cap) {
-  std::vector<double> v, above;
-  for (auto h : hops) (double(h) > cap ? above : v).push_back(double(h));
-  if (hops.empty()) return {0, 0, 0, 0};
-  const double total = double(hops.size());
-  if (v.size() < 2) return {v.empty() ? 0 : v[0], v.empty() ? 0 : v[0], 0, above.size() / total};
-  double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
-  std::vector<double> a, b;
-  for (int it = 0; it < 50; ++it) {
-    a.clear();
-    b.clear();
-    for (double x : v) (std::fabs(x - lo) <= std::fabs(x - hi) ? a : b).push_back(x);
-    const double nlo = a.empty() ? lo : median(a), nhi = b.empty() ? hi : median(b);
-    if (nlo == lo && nhi == hi) break;
-    lo = nlo;
-    hi = nhi;
-  }
-  if (b.empty()) return {lo, lo, 0, above.size() / total};
-  return {lo, hi, double(b.size()) / double(v.size()), above.size() / total};
-}
-
 /// Which L2 partition holds a line for an SM: unplaced (not chosen: wherever an allocation put
 /// it), near (the partition wired to the SM's GPC) or far (across the crossbar).
 enum class l2_home { unplaced, near, far };
@@ -120,42 +96,29 @@ struct l2_line_homes {
   bool separated() const { return far_cycles > 1.1 * near_cycles; }
 };
 
-/// Times one hop to every line of `ring` (rings = 1, at most 8192 nodes) from SM `sm`:
-/// gen::chase_hops with `load` after one untimed pass, so timed hop h reads node x_h (x_0 = node
-/// 0, x_{h+1} its successor in chase_successors). The hops split in two clusters
-/// (split_two_clusters, hops above 3 x the fastest 5 % set aside) and each line goes to the
-/// cluster whose median is nearer its hop. With gen::chase_load_home (an atomic, performed
+/// Times one hop to every line of `ring` (one ring of 128-byte nodes) from SM `sm`
+/// (l2_time_lines: gen::chase_hops with `load` after one untimed pass). The hops split in two
+/// clusters (split_two_clusters, hops above 3 x the fastest 5 % set aside) and each line goes to
+/// the cluster whose median is nearer its hop. With gen::chase_load_home (an atomic, performed
 /// where the line is homed) this sorts lines by the partition that homes them; with .cg loads
 /// on a ring that fits the near partition every line answers near (l2_partitions' method).
 template <class Load>
 l2_line_homes l2_classify_lines(const gen::chase_ring& ring, std::uint32_t sm, Load load,
                                 cudaStream_t stream = nullptr) {
-  require(ring.rings() == 1 && ring.nodes() <= 8192 && ring.stride() == 128,
-          "l2_classify_lines: the ring must be one ring of at most 8192 nodes 128 bytes apart, "
-          "got " +
-              std::to_string(ring.nodes()) + " nodes, stride " + std::to_string(ring.stride()));
-  const auto n = std::uint32_t(ring.nodes());
-  const auto hops = gen::chase_hops(ring, sm, n, n, load, stream);
-  const auto next = gen::chase_successors(n, 1, ring.seed());
-  std::vector<std::uint64_t> node(n);
-  std::uint64_t x = 0;
-  for (std::uint32_t h = 0; h < n; ++h) {
-    node[h] = x;
-    x = next[x];
-  }
-  require(hops.last_node == x,
-          "l2_classify_lines: the chase ended off the ring's order, so its hops name no line");
-  const double cap = 3 * summarize(std::vector<double>(hops.cycles.begin(), hops.cycles.end())).p05;
-  const auto c = split_two_clusters(hops.cycles, cap);
+  require(ring.rings() == 1 && ring.stride() == 128,
+          "l2_classify_lines: the ring must be one ring of nodes 128 bytes apart, got stride " +
+              std::to_string(ring.stride()));
+  const auto t = l2_time_lines(ring, sm, load, stream);
+  const double cap = 3 * summarize(std::vector<double>(t.begin(), t.end())).p05;
+  const auto c = split_two_clusters(t, cap);
   l2_line_homes r;
   r.sm = sm;
   r.near_cycles = c[0];
   r.far_cycles = c[1];
   r.above_fraction = c[3];
-  for (std::uint32_t h = 0; h < n; ++h) {
-    const double t = hops.cycles[h];
-    if (t > cap) continue;
-    (std::fabs(t - c[0]) <= std::fabs(t - c[1]) ? r.near : r.far).push_back(ring.address(node[h]));
+  for (std::uint64_t x = 0; x < t.size(); ++x) {
+    if (t[x] > cap) continue;
+    (std::fabs(t[x] - c[0]) <= std::fabs(t[x] - c[1]) ? r.near : r.far).push_back(ring.address(x));
   }
   return r;
 }

@@ -37,6 +37,22 @@ struct stream_result {
   gen::stream_check check;
 };
 
+/// measure() of `kernel`<<<shape>>>(args), one launch per sample, counting into `launches` every
+/// launch made (warm-ups too), for checks that compare work done with launches x work per launch.
+template <class Kernel, class Args>
+measurement measure_counted(const std::string& name, Kernel kernel, const launch_shape& shape,
+                            const Args& args, const char* what, const work& w,
+                            const run_options& run, std::uint64_t& launches) {
+  return measure(
+      name,
+      [&](cudaStream_t s) {
+        kernel<<<shape.grid, shape.block, shape.dynamic_smem, s>>>(args);
+        ::cuprobe::detail::check(cudaGetLastError(), what, __FILE__, __LINE__);
+        ++launches;
+      },
+      w, run);
+}
+
 /// "4x256" (blocks per SM x threads) for a persistent grid, "cover x256" for a covering one.
 inline std::string stream_config(gen::stream_grid grid, const launch_shape& shape, int sm_count) {
   const std::string t = "x" + std::to_string(shape.block.x);

@@ -453,15 +453,19 @@ struct chase_hops_result {
 };
 
 /// Chases `ring` from SM `sm` with one thread and returns the cycles of every one of `hops`
-/// timed hops (after `warmup` untimed ones). The grid is 4 x SMs blocks so that some block
-/// starts on every SM; throws when none started on `sm` (an SM id the device does not have).
-/// Shared memory: 4 bytes per hop (hops <= 8192).
+/// timed hops (after `warmup` untimed ones), starting at node `start_node` (a longer ring is
+/// timed in pieces: each call starts where the last ended, chase_hops_result::last_node). The
+/// grid is 4 x SMs blocks so that some block starts on every SM; throws when none started on
+/// `sm` (an SM id the device does not have). Shared memory: 4 bytes per hop (hops <= 8192).
 template <class Load = chase_load_global_cg>
 chase_hops_result chase_hops(const chase_ring& ring, std::uint32_t sm, std::uint32_t hops,
-                             std::uint64_t warmup, Load load = {}, cudaStream_t stream = nullptr) {
+                             std::uint64_t warmup, Load load = {}, cudaStream_t stream = nullptr,
+                             std::uint64_t start_node = 0) {
   require(hops >= 1 && hops <= 8192,
           "chase_hops: hops must be 1 .. 8192, got " + std::to_string(hops));
   require(ring.rings() == 1, "chase_hops: the ring must be built with rings = 1");
+  require(start_node < ring.nodes(),
+          "chase_hops: start_node " + std::to_string(start_node) + " is not a node of the ring");
   int dev = 0, sms = 0;
   CUPROBE_CHECK(cudaGetDevice(&dev));
   CUPROBE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -472,7 +476,7 @@ chase_hops_result chase_hops(const chase_ring& ring, std::uint32_t sm, std::uint
   device_buffer<chase_lane_out> out(1);
   out.poison(poison_byte, stream);
   chase_hops_kernel<Load><<<unsigned(4 * sms), 32, hops * 4, stream>>>(
-      ring.address(0), warmup, hops, sm, load, claimed.data(), cycles.data(), out.data());
+      ring.address(start_node), warmup, hops, sm, load, claimed.data(), cycles.data(), out.data());
   CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_hops_kernel");
   CUPROBE_CHECK(cudaStreamSynchronize(stream));
   require(claimed.to_host()[0] == 1, "chase_hops: no block started on SM " + std::to_string(sm) +
