@@ -65,7 +65,8 @@ UNITS = {
     # examples/gemm --summary gemm_summary.json (merged below)
     **{f"gemm.bf16.{n}.{m}": u for n in ("4096", "8192", "8192x8192x2048")
        for m, u in (("vs_cublas", "ratio"), ("tflops", "TFLOP/s"), ("cublas_tflops", "TFLOP/s"),
-                    ("overlap_vs_max", "ratio"))},
+                    ("overlap_vs_max", "ratio"), ("kernel_clock_mhz", "MHz"),
+                    ("fraction_of_peak", "of peak"))},
 }
 
 

@@ -1,7 +1,8 @@
 // host tier: the host-side parts of the pipeline blocks: hopper/tile_scheduler.cuh (every tile
-// exactly once, cluster pairs sharing n, the grouped order's bands), hopper/stream_k.cuh (every
-// K block of every unit exactly once, the roles, finishers last and their partners, and a
-// simulation of the waits: no schedule can deadlock), hopper/epilogue.cuh's
+// exactly once, cluster pairs sharing n, the grouped order's bands, the Hilbert order's
+// coverage and steps), hopper/stream_k.cuh (every K block of every unit exactly once, the
+// roles, finishers last and their partners, a simulation of the waits: no schedule can
+// deadlock; the rule for when the tail pays, on the measured shapes), hopper/epilogue.cuh's
 // stmatrix address map (an emulation of stmatrix.x4 puts every accumulator element of a
 // warpgroup where a 128B-swizzled TMA box expects it, and the eight rows of each matrix fall in
 // eight different 16-byte chunks: no bank conflicts) and the register budget of the roles.
@@ -14,8 +15,10 @@
 #include <cuprobe/hopper/tile_scheduler.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 
+#include <cstdlib>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -28,12 +31,17 @@ static_assert(small_sched.problem() == nullptr);
 static_assert(small_sched.units() == 6 && small_sched.tiles() == 12);
 static_assert(small_sched.tile_of(0, 1).m == 1 && small_sched.tile_of(0, 1).n == 0);
 static_assert(h::tile_scheduler{3, 2, h::raster::along_m, 8, 2}.problem() != nullptr);
+// The Hilbert order is constexpr too: a 2 x 2 grid is the U (0,0) (0,1) (1,1) (1,0).
+static_assert(h::hilbert_point(2, 2, 1).m == 0 && h::hilbert_point(2, 2, 1).n == 1);
+static_assert(h::hilbert_point(2, 2, 3).m == 1 && h::hilbert_point(2, 2, 3).n == 0);
+static_assert(h::tile_scheduler{4, 2, h::raster::hilbert, 0, 2}.tile_of(3, 1).m == 3);
 static_assert(h::swizzle128_offset_b16(0, 0) == 0 && h::swizzle128_offset_b16(1, 0) == 128 + 16);
 static_assert(h::swizzle128_offset_b16(7, 63) == 7 * 128 + ((7 ^ 7) * 16) + 14);
 static_assert(h::tma_store_epilogue<__nv_bfloat16, 256, 2>::smem_bytes == 16384);
 
 TEST_CASE("tile_scheduler: every tile exactly once, for every order, cluster size and grid") {
-  for (h::raster order : {h::raster::along_m, h::raster::along_n, h::raster::grouped_m})
+  for (h::raster order :
+       {h::raster::along_m, h::raster::along_n, h::raster::grouped_m, h::raster::hilbert})
     for (int cluster : {1, 2, 4})
       for (int group : {1, 3, 8})
         for (int grid : {cluster, 6 * cluster, 132 / cluster * cluster, 1000 * cluster}) {
@@ -86,6 +94,80 @@ TEST_CASE("tile_scheduler: the grouped order walks bands of `group` unit rows, m
   const h::tile_scheduler m_first{2, 3, h::raster::along_m, 0, 1};
   CHECK(m_first.tile_of(1).m == 1);
   CHECK(m_first.tile_of(1).n == 0);
+}
+
+namespace {
+// What tile_scheduler.cuh guarantees of a Hilbert walk over a w x ht grid: every point once,
+// from (0, 0); every step to an edge neighbour, except at most one diagonal step when the
+// longer side is odd and the shorter even. Returns the number of diagonal steps.
+int check_hilbert_walk(int w, int ht) {
+  CAPTURE(w);
+  CAPTURE(ht);
+  std::vector<int> seen(std::size_t(w) * ht, 0);
+  int diagonal = 0;
+  h::tile prev{};
+  for (int d = 0; d < w * ht; ++d) {
+    const h::tile p = h::hilbert_point(w, ht, d);
+    CAPTURE(d);
+    REQUIRE(p.m >= 0);
+    REQUIRE(p.m < w);
+    REQUIRE(p.n >= 0);
+    REQUIRE(p.n < ht);
+    ++seen[std::size_t(p.m) * ht + p.n];
+    if (d == 0) {
+      CHECK(p.m == 0);
+      CHECK(p.n == 0);
+    } else {
+      const int dm = std::abs(p.m - prev.m), dn = std::abs(p.n - prev.n);
+      if (dm + dn != 1) {
+        CHECK(dm == 1);  // not a jump: a diagonal step
+        CHECK(dn == 1);
+        ++diagonal;
+      }
+    }
+    prev = p;
+  }
+  for (int v : seen) CHECK(v == 1);
+  const int longer = w > ht ? w : ht, shorter = w > ht ? ht : w;
+  if (longer % 2 == 0 || shorter % 2 == 1)
+    CHECK(diagonal == 0);
+  else
+    CHECK(diagonal <= 1);
+  return diagonal;
+}
+}  // namespace
+
+TEST_CASE("tile_scheduler: the Hilbert order visits every unit once, by edge neighbours") {
+  // The shapes of the brief, all of them walked by edge neighbours only (the longer side even,
+  // or both odd), and in the scheduler with clusters of 1, 2 and 4 along M.
+  const int shapes[][2] = {{1, 1}, {3, 5}, {32, 32}, {16, 16}, {7, 64}, {64, 7}};
+  for (const auto& s : shapes) {
+    CHECK(check_hilbert_walk(s[0], s[1]) == 0);
+    for (int cluster : {1, 2, 4}) {
+      const h::tile_scheduler t{s[0] * cluster, s[1], h::raster::hilbert, 0, cluster};
+      CAPTURE(cluster);
+      REQUIRE(t.problem() == nullptr);
+      REQUIRE(t.units() == s[0] * s[1]);
+      std::set<std::pair<int, int>> seen;
+      for (int u = 0; u < t.units(); ++u) {
+        const h::tile p = h::hilbert_point(s[0], s[1], u);
+        for (int r = 0; r < cluster; ++r) {
+          const h::tile q = t.tile_of(u, r);
+          CHECK(q.m == p.m * cluster + r);  // rank r: row m0 + r of the unit, as in every order
+          CHECK(q.n == p.n);
+          CHECK(seen.insert({q.m, q.n}).second);
+        }
+      }
+      CHECK(int(seen.size()) == t.tiles());
+    }
+  }
+  // Every grid up to 40 x 40: the guarantee, and the diagonal step exists only where allowed.
+  int with_diagonal = 0;
+  for (int w = 1; w <= 40; ++w)
+    for (int ht = 1; ht <= 40; ++ht) with_diagonal += check_hilbert_walk(w, ht);
+  CHECK(with_diagonal > 0);  // the exception is real: e.g. 5 x 4
+  CHECK(check_hilbert_walk(5, 4) == 1);
+  CHECK(std::string(h::raster_name(h::raster::hilbert)) == "hilbert");
 }
 
 TEST_CASE("tile_scheduler::problem names what is wrong") {
@@ -216,6 +298,41 @@ TEST_CASE("stream_k_schedule: the tail balances the last wave") {
   CHECK(sliver.tail_clusters() == 4);
   CHECK(sliver.items(4) == 1);  // cluster 4 has its one whole unit and no tail piece
   CHECK(sliver.item(0, 1).k_end == 32);
+}
+
+// The rule for the tail, on the three shapes it was fitted to (128 x 256 tiles, clusters of 2,
+// 66 clusters on the H200): on at 8192^3, off at 4096^3 and 8192 x 8192 x 2048.
+static_assert(h::stream_k_tail_pays(1024, 128, 66));  // 8192^3: 34 / 66 in the last wave
+static_assert(!h::stream_k_tail_pays(256, 64, 66));   // 4096^3: 58 / 66
+static_assert(!h::stream_k_tail_pays(1024, 32, 66));  // 8192 x 8192 x 2048: 32 K blocks
+static_assert(big.tail_pays());
+
+TEST_CASE("stream_k_tail_pays: a last wave at most 55 % full and at least 96 K blocks") {
+  // The measured shapes, as tile_scheduler units.
+  const h::tile_scheduler t8192{64, 32, h::raster::grouped_m, 8, 2},
+      t4096{32, 16, h::raster::grouped_m, 8, 2};
+  CHECK(t8192.units() == 1024);
+  CHECK(t4096.units() == 256);
+  CHECK(h::stream_k_schedule{t8192, 128, 66, false}.tail_pays());
+  CHECK_FALSE(h::stream_k_schedule{t4096, 64, 66, false}.tail_pays());
+  CHECK_FALSE(h::stream_k_schedule{t8192, 32, 66, false}.tail_pays());
+  // The thresholds themselves.
+  CHECK(h::stream_k_tail_pays(66 + 36, 96, 66));        // 36 / 66 = 54.5 %
+  CHECK_FALSE(h::stream_k_tail_pays(66 + 37, 96, 66));  // 37 / 66 = 56.1 %
+  CHECK_FALSE(h::stream_k_tail_pays(66 + 34, 95, 66));  // K too short
+  CHECK(h::stream_k_tail_pays(100 + 55, 96, 100));      // exactly 55 %
+  CHECK_FALSE(h::stream_k_tail_pays(2 * 66, 128, 66));  // no partial wave: nothing to share
+  CHECK_FALSE(h::stream_k_tail_pays(34, 128, 0));       // no grid
+  // The modes.
+  for (const auto& [units, k, want] :
+       {std::tuple{1024, 128, true}, std::tuple{256, 64, false}, std::tuple{1024, 32, false}}) {
+    CHECK(h::use_tail(h::tail_mode::automatic, units, k, 66) == want);
+    CHECK(h::use_tail(h::tail_mode::on, units, k, 66));
+    CHECK_FALSE(h::use_tail(h::tail_mode::off, units, k, 66));
+  }
+  CHECK(std::string(h::tail_mode_name(h::tail_mode::automatic)) == "auto");
+  CHECK(std::string(h::tail_mode_name(h::tail_mode::on)) == "on");
+  CHECK(std::string(h::tail_mode_name(h::tail_mode::off)) == "off");
 }
 
 // stmatrix.x4, emulated: matrix i takes register i of every lane (lane l holds row l / 4,

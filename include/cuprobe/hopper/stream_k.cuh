@@ -46,6 +46,16 @@
 //   stale L1 line from an earlier launch), the flag cleared for the next launch.
 // - The sums are in a different order than one segment's would be (pieces added in fp32):
 //   outputs agree with an unsplit kernel to fp32 rounding, not bit for bit.
+// - When the tail pays (stream_k_tail_pays, tail_mode::automatic): when the last wave is at most
+//   55 % full and a tile has at least 96 K blocks. Both thresholds are fitted to the three
+//   shapes measured on the H200 (examples/gemm, 128 x 256 tiles, clusters of 2, 66 clusters;
+//   docs/hopper-gemm.md): 8192^3, last wave 34 / 66 = 52 % full, 128 K blocks: +0.8 to +1.5 %
+//   with the tail; 4096^3, 58 / 66 = 88 %, 64 K blocks: -9 %; 8192 x 8192 x 2048, 34 / 66,
+//   32 K blocks: -2 %. The data only bound them: a fullness limit of at least 52 % (below 88 %
+//   if it alone is to exclude 4096^3, which the K rule excludes too), a K limit above 32 and at
+//   most 128. 55 % and 96 are choices in those ranges, not measured break-even points. The
+//   idle clusters of a half-empty last wave are what there is to win; long K is what amortises
+//   the fix-up (a 128 KiB partial per CTA written and read back, and the finisher's wait).
 #pragma once
 
 #include <cuda/atomic>
@@ -81,6 +91,27 @@ struct work_item {
   work_role role = work_role::whole;
 };
 
+/// Whether a stream-K tail is expected to pay for `units` units of `k_blocks` K blocks on a
+/// persistent grid of `clusters` clusters: a last wave (units mod clusters) at most 55 % full,
+/// and at least 96 K blocks per unit (the file comment says where the thresholds come from).
+__host__ __device__ constexpr bool stream_k_tail_pays(int units, int k_blocks, int clusters) {
+  const int last = clusters > 0 ? units % clusters : 0;
+  return last > 0 && 100 * last <= 55 * clusters && k_blocks >= 96;
+}
+
+/// Whether a schedule gets a stream-K tail: never, always, or when stream_k_tail_pays.
+enum class tail_mode { off, on, automatic };
+
+__host__ __device__ constexpr const char* tail_mode_name(tail_mode t) {
+  return t == tail_mode::off ? "off" : t == tail_mode::on ? "on" : "auto";
+}
+
+/// The `tail` flag of a stream_k_schedule for mode `t`.
+__host__ __device__ constexpr bool use_tail(tail_mode t, int units, int k_blocks, int clusters) {
+  return t == tail_mode::on ||
+         (t == tail_mode::automatic && stream_k_tail_pays(units, k_blocks, clusters));
+}
+
 struct stream_k_schedule {
   tile_scheduler tiles;  ///< units (one per cluster of tiles) and their order
   int k_blocks = 1;      ///< K blocks per tile
@@ -95,6 +126,11 @@ struct stream_k_schedule {
     if (clusters < 1) return "stream_k_schedule: clusters must be at least 1";
     if (max_pieces < 1) return "stream_k_schedule: max_pieces must be at least 1";
     return nullptr;
+  }
+
+  /// Whether the tail is expected to pay for this grid and problem (whatever `tail` says).
+  __host__ __device__ constexpr bool tail_pays() const {
+    return stream_k_tail_pays(tiles.units(), k_blocks, clusters);
   }
 
   /// Data-parallel waves (every cluster one whole unit per wave).

@@ -22,16 +22,38 @@
 //                the other (the "grouped" or "swizzled" order of Triton and CUTLASS): the tiles
 //                in flight form a group x (in flight / group) block, so both operands are
 //                re-read from the L2 instead of DRAM. The last band may be narrower.
+//     hilbert:   along a generalised Hilbert curve over the units_m x tiles_n grid of units
+//                (hilbert_point below): consecutive units stay close at every scale, so the
+//                units in flight form a compact patch, with no band edge to cross.
+// - The Hilbert curve is the recursive "generalised Hilbert" (gilbert) construction for any
+//   w x h rectangle, computed point by point: unit u is found by descending the recursion,
+//   one rectangle per level, with a loop (no recursion, no table, no heap), so tile_of stays
+//   a function of u that the kernel calls per work item. Each trip splits the rectangle (major
+//   side a, minor side b): when it is long (2 a > 3 b) into two halves along a, the first of
+//   even length; else into three: up the first b2 rows (b / 2, made even) over the first half
+//   of a, along the whole of a over the other b - b2 rows, and back down the b2 rows over the
+//   second half of a. About log2(a) + log2(b) trips: at most 9 for any grid up to 32 x 32, 11
+//   up to 64 x 64 (counted on the host for every point). Chosen over power-of-two Hilbert
+//   squares laid out in a serpentine: no seam between squares, and any rectangle works.
+//   Guarantee (tests/host/hopper_pipeline.cu checks it for every grid up to 40 x 40): every
+//   point exactly once, starting at (0, 0); consecutive points are edge neighbours (Manhattan
+//   distance 1), except when the longer side is odd and the shorter even, where at most one
+//   step is diagonal (both coordinates change by 1): a sub-rectangle of odd major length and
+//   even minor length cannot be walked by the construction without one (no end point is
+//   promised either).
 // - tiles_m must be a multiple of cluster_m; check() says why a scheduler is unusable.
 #pragma once
 
 namespace cuprobe::hopper {
 
 /// The order in which tiles are handed out.
-enum class raster { along_m, along_n, grouped_m };
+enum class raster { along_m, along_n, grouped_m, hilbert };
 
 __host__ __device__ constexpr const char* raster_name(raster r) {
-  return r == raster::along_m ? "along_m" : r == raster::along_n ? "along_n" : "grouped_m";
+  return r == raster::along_m     ? "along_m"
+         : r == raster::along_n   ? "along_n"
+         : r == raster::grouped_m ? "grouped_m"
+                                  : "hilbert";
 }
 
 /// Output tile coordinates (in tiles, not elements).
@@ -39,6 +61,58 @@ struct tile {
   int m = 0;
   int n = 0;
 };
+
+/// Point d (0 .. w h - 1) of the generalised Hilbert curve over a w x h grid: m in 0 .. w - 1,
+/// n in 0 .. h - 1. The current rectangle is kept as its first point (m, n), its major axis
+/// (unit step am, an; length a) and its minor axis (bm, bn; length b); each trip replaces it
+/// by the sub-rectangle that holds point d, with d counted from that sub-rectangle's start.
+__host__ __device__ constexpr tile hilbert_point(int w, int h, int d) {
+  const bool wide = w >= h;  // the major axis is the longer side
+  int m = 0, n = 0, am = wide ? 1 : 0, an = wide ? 0 : 1, a = wide ? w : h;
+  int bm = wide ? 0 : 1, bn = wide ? 1 : 0, b = wide ? h : w;
+  while (a > 1 && b > 1) {
+    int a2 = a / 2, b2 = b / 2;
+    if (2 * a > 3 * b) {  // long: two halves along the major axis, the first of even length
+      if (a2 % 2 != 0 && a > 2) ++a2;
+      if (d < a2 * b) {
+        a = a2;
+      } else {
+        d -= a2 * b;
+        m += a2 * am;
+        n += a2 * an;
+        a -= a2;
+      }
+      continue;
+    }
+    if (b2 % 2 != 0 && b > 2) ++b2;  // three parts, the first and last of even length
+    const int first = b2 * a2, second = a * (b - b2);
+    const int om = am, on = an;
+    if (d < first) {  // up the minor axis over the first a2 columns: the axes swap
+      am = bm;
+      an = bn;
+      bm = om;
+      bn = on;
+      a = b2;
+      b = a2;
+    } else if (d < first + second) {  // along the major axis over the rest of the minor one
+      d -= first;
+      m += b2 * bm;
+      n += b2 * bn;
+      b -= b2;
+    } else {  // back down the minor axis over the last a - a2 columns, walked backwards
+      d -= first + second;
+      m += (a - 1) * am + (b2 - 1) * bm;
+      n += (a - 1) * an + (b2 - 1) * bn;
+      am = -bm;
+      an = -bn;
+      bm = -om;
+      bn = -on;
+      b = a - a2;
+      a = b2;
+    }
+  }
+  return b == 1 ? tile{m + d * am, n + d * an} : tile{m + d * bm, n + d * bn};
+}
 
 struct tile_scheduler {
   int tiles_m = 1;  ///< output tiles along M
@@ -83,6 +157,10 @@ struct tile_scheduler {
     } else if (order == raster::along_n) {
       m = u / tiles_n;
       n = u % tiles_n;
+    } else if (order == raster::hilbert) {
+      const tile p = hilbert_point(um, tiles_n, u);
+      m = p.m;
+      n = p.n;
     } else {
       const int per_band = group * tiles_n, band = u / per_band, first = band * group;
       const int rows = um - first < group ? um - first : group, in = u - band * per_band;
