@@ -139,9 +139,10 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
                        cuprobe::error);
   CHECK(ex::l2_write_path_of("tma_bulk", "x") == ex::l2_write_path::tma_bulk);
   CHECK(std::string(ex::to_string(ex::l2_write_path_of("st_global", "x"))) == "st_global");
-  CHECK_THROWS_WITH_AS(ex::l2_write_path_of("st.global", "--l2-write-path"),
-                       Contains("--l2-write-path must be st_global, tma_bulk or home, got 'st.global'"),
-                       cuprobe::error);
+  CHECK_THROWS_WITH_AS(
+      ex::l2_write_path_of("st.global", "--l2-write-path"),
+      Contains("--l2-write-path must be st_global, tma_bulk or home, got 'st.global'"),
+      cuprobe::error);
   CHECK(ex::l2_tma_write_options{}.describe() ==
         "bulk 8 KiB x4 stages, 2 CTA/SM, 1 issuer, contiguous");
   b = {};
