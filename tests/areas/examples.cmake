@@ -31,7 +31,7 @@ cuprobe_example_refusal(cache_bandwidth explore_range "--explore is 3, outside i
                         --explore 3)
 cuprobe_example_refusal(cache_bandwidth explore_not_integer "--explore expects" --explore 1.5)
 cuprobe_example_refusal(cache_bandwidth l2_write_path_unknown
-                        "--l2-write-path must be st_global or tma_bulk, got 'st.global'"
+                        "--l2-write-path must be st_global, tma_bulk or home, got 'st.global'"
                         --l2-write-path st.global)
 cuprobe_example_refusal(tma explore_range "--explore is 3, outside its range" --explore 3)
 cuprobe_example_refusal(tma only_unknown "--only takes latency, streams, multicast or all, got 'bogus'"
