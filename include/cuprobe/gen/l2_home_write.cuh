@@ -27,7 +27,7 @@
 // - Line indices are 32-bit (a plan covers at most 512 GiB) and live in shared memory (4 bytes
 //   per line: 2 KiB for the ~500 lines an SM owns in 7.5 MiB); the store loop reads its index
 //   with one LDS per 16-byte store.
-// - Passes are the outer loop, not unrolled, and every store is asm volatile (ptx::st): no
+// - Passes are the outer loop, not unrolled, and every store is a volatile ptx::st: no
 //   pass can be merged with another although each stores the same values. The copy of the
 //   share into shared memory runs on the pass equal to `fill_pass` (0 at run time, unknown to
 //   ptxas), so the pass loop is the kernel's outermost loop and tests/sass/cache_bw.cu can check
