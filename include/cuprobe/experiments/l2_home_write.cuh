@@ -368,7 +368,8 @@ struct l2_write_scaling_result {
   std::vector<measurement> points;  ///< any-home writes at each active count, then near, far
   std::vector<std::uint32_t> active;
   std::vector<double> per_sm_bytes_per_s;  ///< of each any-home point, per writing SM
-  double near_bytes_per_s = 0, far_bytes_per_s = 0, any_bytes_per_s = 0;  ///< every SM
+  /// near and far: every SM; any: the total at the last count of `active` (every SM by default)
+  double near_bytes_per_s = 0, far_bytes_per_s = 0, any_bytes_per_s = 0;
   double near_cycles = 0, far_cycles = 0;
   std::uint64_t lines_in[3] = {0, 0, 0};
   unsigned sms_in[2] = {0, 0};
