@@ -20,7 +20,7 @@
 // stale for launches of a few milliseconds (docs/hopper-gemm.md).
 // Limits: M a multiple of 128 x cluster, N of 256, K of 64 (checked); sm_90a only.
 #include <cuprobe/core/device_info.cuh>
-#include <cuprobe/experiments/gemm.cuh>
+#include <cuprobe/experiments/gemm_report.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
 #include <cuprobe/hopper/pipeline.cuh>
@@ -32,13 +32,10 @@
 #include <cuprobe/model/peak.cuh>
 #include <cuprobe/ptx/elect.cuh>
 #include <cuprobe/report/cli.cuh>
-#include <cuprobe/report/results.cuh>
 #include <cuprobe/report/summary.cuh>
-#include <cuprobe/report/table.cuh>
 
-#include <algorithm>
 #include <cstdio>
-#include <optional>
+#include <memory>
 
 namespace h = cuprobe::hopper;
 namespace p = cuprobe::ptx;
@@ -48,7 +45,7 @@ using bf16 = __nv_bfloat16;
 
 constexpr int BM = 128, BN = 256, BK = 64;  // CTA tile, K block
 constexpr std::uint32_t a_bytes = BM * BK * 2, b_bytes = BN * BK * 2;
-enum class variant { full, copy_only, compute_only };  // what the kernel does of the GEMM
+using variant = ex::gemm_variant;  // what the kernel does of the GEMM
 
 template <int Stages, int Cluster, int EpiBuffers>
 struct gemm_config {
@@ -245,87 +242,32 @@ struct gemm_launch {
   }
 };
 
-/// The SM clock of a launch from its region records: the median over the CTAs of %clock64
-/// cycles / %globaltimer ns, in MHz (nothing without records).
-std::optional<double> kernel_clock_mhz(const std::vector<cuprobe::region_record>& records) {
-  std::vector<double> mhz;
-  for (const auto& r : records)
-    if (r.stop_ns > r.start_ns && r.stop_cycles > r.start_cycles)
-      mhz.push_back(double(r.stop_cycles - r.start_cycles) / double(r.stop_ns - r.start_ns) * 1e3);
-  if (mhz.empty()) return std::nullopt;
-  return cuprobe::median(mhz);
-}
-
-/// One kernel configuration timed on a problem; its output checked against the peer's.
-struct row {
-  std::string kernel;
-  cuprobe::measurement m;
-  ex::gemm_check check;
-  std::optional<double> kernel_mhz = std::nullopt;       ///< SM clock in the kernel (last launch)
-  std::optional<double> kernel_fraction = std::nullopt;  ///< of the tensor peak at kernel_mhz
-};
-
-/// What every configuration of one run shares.
-struct run_setup {
-  const cuprobe::device_info& dev;
-  cuprobe::run_options run;
-  bool with_peer;  ///< C_peer holds cuBLASLt's output to check against
-  int max_ctas;    ///< the persistent grid's limit (SMs; fewer with --small: a stream-K tail)
-  double peak_flop_per_clk;  ///< dense bf16 tensor FLOP per clock per SM (model/peak.cuh)
-};
-
-/// TFLOP/s as a fraction of the tensor peak of the whole GPU at `mhz`.
-double fraction_of_peak(double tflops, const run_setup& su, double mhz) {
-  return tflops / (su.peak_flop_per_clk * su.dev.sm_count * mhz * 1e-6);
-}
-
 template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full>
-row run_config(ex::gemm_problem& pr, const run_setup& su, const options& o) {
-  gemm_launch<Stages, Cluster, EpiBuffers, V> l(pr, o, su.max_ctas);
-  const char* what = V == variant::full        ? ""
-                     : V == variant::copy_only ? " copy only"
-                                               : " compute only";
+void run_config(ex::gemm_bench& bench, const options& o, int max_ctas) {
+  auto l =
+      std::make_shared<gemm_launch<Stages, Cluster, EpiBuffers, V>>(bench.problem(), o, max_ctas);
   const std::string tail =
       o.tail == h::tail_mode::on ? ", stream-K tail"
       : o.tail == h::tail_mode::automatic
-          ? std::string(", stream-K tail auto (") + (l.sched.tail ? "on" : "off") + ")"
+          ? std::string(", stream-K tail auto (") + (l->sched.tail ? "on" : "off") + ")"
           : "";
-  const std::string name =
-      "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) + " stages, " +
-      std::to_string(EpiBuffers) + " epilogue buffers, " + h::raster_name(o.order) +
-      (o.order == h::raster::grouped_m ? " " + std::to_string(o.group) : "") +
-      (o.promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") + tail +
-      (o.lag > 0 ? ", consumer lag " + std::to_string(o.lag) : "") + what;
-  pr.c.poison(0xFF);
-  row r{name, ex::measure_gemm("gemm.cuprobe.bf16." + pr.shape.name(), pr, l, su.run), {}};
-  // The records of the last timed launch (each launch overwrites its CTAs' records).
-  const auto records = l.timer.read();
-  const unsigned ctas = l.shape.shape.grid.x;
-  r.kernel_mhz = kernel_clock_mhz(records);
-  if (r.kernel_mhz) r.kernel_fraction = fraction_of_peak(r.m.tflop_per_s(), su, *r.kernel_mhz);
-  if (records.size() != ctas)
-    r.m.flags.push_back({"kernel_clock_records", std::to_string(records.size()) +
-                                                     " clock records for " + std::to_string(ctas) +
-                                                     " CTAs: the in-kernel clock is incomplete"});
-  if (r.kernel_fraction && *r.kernel_fraction > 1.01)
-    r.m.flags.push_back(
-        {"above_tensor_peak", cuprobe::fmt(100 * *r.kernel_fraction, 1) +
-                                  " % of the tensor peak at the in-kernel clock of " +
-                                  cuprobe::fmt(*r.kernel_mhz, 0) +
-                                  " MHz: the FLOP or the clock are miscounted"});
-  r.m.with_param("kernel", name)
-      .with_param("stages", Stages)
+  const std::string name = "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) +
+                           " stages, " + std::to_string(EpiBuffers) + " epilogue buffers, " +
+                           h::raster_name(o.order) +
+                           (o.order == h::raster::grouped_m ? " " + std::to_string(o.group) : "") +
+                           (o.promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") +
+                           tail + (o.lag > 0 ? ", consumer lag " + std::to_string(o.lag) : "");
+  bench
+      .add(
+          name, V, [l](cudaStream_t s) { (*l)(s); }, [l] { return l->timer.read(); },
+          l->shape.shape.grid.x)
+      .m.with_param("stages", Stages)
       .with_param("cluster", Cluster)
-      .with_param("ctas", int(ctas))
       .with_param("raster", h::raster_name(o.order))
       .with_param("stream_k_tail", h::tail_mode_name(o.tail))
-      .with_param("stream_k_tail_used", l.sched.tail)
+      .with_param("stream_k_tail_used", l->sched.tail)
       .with_param("consumer_lag", o.lag)
-      .with_param("kernel_clock_mhz", r.kernel_mhz)
-      .with_param("fraction_of_peak_kernel_clock", r.kernel_fraction)
-      .with_launch(l.shape.shape);
-  if (V == variant::full) r.check = ex::check_gemm(pr, 256, su.with_peer);
-  return r;
+      .with_launch(l->shape.shape);
 }
 
 int main(int argc, char** argv) {
@@ -352,10 +294,12 @@ int main(int argc, char** argv) {
     auto run = cli.run_options();
     run.warmup = 2;
     run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
+    // The head-to-head: the three fastest rows and cuBLASLt in alternating rounds.
+    auto duel = run;
+    duel.stop = cuprobe::stopping_rule::fixed(cli.samples(20, 10));
     // --small: 6 CTAs, so that the 512 x 512 problem has a stream-K tail (3 clusters of 2 on
     // 4 units: 1 wave, then one unit in 3 pieces; 6 clusters of 1 on 8 units: 2 units in 6).
-    const run_setup su{dev, run, with_peer, cli.small ? 6 : dev.sm_count,
-                       peak->flop_per_clock(false)};
+    const int ctas = cli.small ? 6 : dev.sm_count;
     cuprobe::results res(argc, argv);
     cuprobe::summary_file sum(argc, argv, dev);
     bool all_ok = true;
@@ -363,100 +307,39 @@ int main(int argc, char** argv) {
     constexpr auto tail_on = h::tail_mode::on, tail_auto = h::tail_mode::automatic;
     for (const auto& s : shapes) {
       std::fprintf(stderr, "gemm: %s\n", s.name().c_str());
-      auto pr = ex::gemm_problem::make(s, 1);
-      std::optional<ex::cublaslt_gemm::result> ref;
-      if (with_peer) ref = ex::cublaslt_gemm(pr).measure_best(pr, run);
+      ex::gemm_bench b(dev, s, run, with_peer, peak->flop_per_clock(false));
       // Cluster 2 (B multicast), 4 stages, 2 epilogue buffers unless the row says otherwise.
       // Dropped after the runs of docs/hopper-gemm.md, where they trailed at every shape:
       // grouped_m 4, along_n, 3 stages with whole-tile epilogue buffers, cluster 1 with the
-      // tail, and the lag rows at grouped_m 16.
-      std::vector<row> rows;
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::grouped_m, 8}));
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::grouped_m, 16}));
-      rows.push_back(run_config<4, 2, 2>(
-          pr, su, {raster::grouped_m, 8, h::tail_mode::off, 0, h::l2_promotion_mode::none}));
-      rows.push_back(run_config<4, 1, 2>(pr, su, {raster::grouped_m, 16}));
+      // tail, the lag rows at grouped_m 16, and the lag rows of Hilbert order.
+      run_config<4, 2, 2>(b, {raster::grouped_m, 8}, ctas);
+      run_config<4, 2, 2>(b, {raster::grouped_m, 16}, ctas);
+      run_config<4, 2, 2>(
+          b, {raster::grouped_m, 8, h::tail_mode::off, 0, h::l2_promotion_mode::none}, ctas);
+      run_config<4, 1, 2>(b, {raster::grouped_m, 16}, ctas);
+      // Clusters of 4 along M: B multicast to 4 CTAs, a quarter of the L2 reads of B per CTA,
+      // a higher clock under the power cap, but only 30 clusters (120 SMs) fit on the H200.
+      run_config<4, 4, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
       // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
       // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::grouped_m, 8, tail_on}));
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::grouped_m, 8, tail_auto}));
+      run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);
+      run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
       // Consumer 1 2, 3 or 4 K blocks behind consumer 0 (one's epilogue under the other's
       // MMAs); 4 is the most a 4-stage ring allows (gemm_launch refuses more).
       for (int lag : {2, 3, 4})
-        rows.push_back(run_config<4, 2, 2>(pr, su, {raster::grouped_m, 8, tail_auto, lag}));
+        run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_auto, lag}, ctas);
       // Units along a generalised Hilbert curve (hopper/tile_scheduler.cuh).
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::hilbert, 0}));
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::hilbert, 0, tail_auto}));
-      rows.push_back(run_config<4, 2, 2>(pr, su, {raster::hilbert, 0, tail_auto, 2}));
+      run_config<4, 2, 2>(b, {raster::hilbert, 0, tail_auto}, ctas);
       // --small (the GPU test, the sanitizer runs): the fix-up with clusters of 1 as well (its
       // auto rows have no tail: 16 K blocks).
-      if (cli.small) rows.push_back(run_config<4, 1, 2>(pr, su, {raster::grouped_m, 16, tail_on}));
+      if (cli.small) run_config<4, 1, 2>(b, {raster::grouped_m, 16, tail_on}, ctas);
       // The copy-only and compute-only twins of the first row.
-      const row copy = run_config<4, 2, 2, variant::copy_only>(pr, su, {raster::grouped_m, 8});
-      const row math = run_config<4, 2, 2, variant::compute_only>(pr, su, {raster::grouped_m, 8});
-      const row* best = &rows[0];
-      for (const auto& r : rows) {
-        if (r.m.tflop_per_s() > best->m.tflop_per_s()) best = &r;
-        all_ok = all_ok && r.check.ok();
-      }
-      // The full kernel of the twins' configuration, found by name: "<its name> copy only".
-      const auto twin = std::find_if(rows.begin(), rows.end(), [&](const row& r) {
-        return r.kernel + " copy only" == copy.kernel;
-      });
-      cuprobe::require(twin != rows.end(),
-                       "gemm: no row is the full kernel of '" + copy.kernel + "'");
-      const double peer = ref ? ref->m.tflop_per_s() : 0;
-      std::printf(
-          "\nbf16 GEMM %s (C = A B^T, fp32 accumulation) on %s; %s; x peak: of %.0f FLOP/clk/SM "
-          "at the SM clock NVML saw during each measurement (stale for launches this short) and "
-          "at the clock measured in the kernel (%%clock64 / %%globaltimer, median of the CTAs "
-          "of the last launch; cuBLASLt cannot be instrumented)\n",
-          s.name().c_str(), dev.name.c_str(),
-          ref ? ("cuBLASLt: the best of " + std::to_string(ref->candidates) + " algorithms (#" +
-                 std::to_string(ref->algorithm) + ")")
-                    .c_str()
-              : "cuBLASLt not run",
-          su.peak_flop_per_clk);
-      cuprobe::table t({"kernel", "CTAs", "ms", "TFLOP/s", "x cuBLASLt", "x peak (NVML clock)",
-                        "NVML MHz", "x peak (kernel clock)", "kernel MHz", "output"});
-      const auto add = [&](const std::string& k, const cuprobe::measurement& m,
-                           const std::string& ok, const row* r) {
-        const double clk = m.env.median_sm_clock_mhz().value_or(0);
-        const bool in_kernel = r && r->kernel_mhz;
-        t.add_row({k, m.launch ? std::to_string(m.launch->grid.x) : "-",
-                   cuprobe::fmt(m.seconds() * 1e3, 3), cuprobe::fmt(m.tflop_per_s(), 1),
-                   peer > 0 ? cuprobe::fmt(m.tflop_per_s() / peer, 3) : "-",
-                   clk > 0 ? cuprobe::fmt(fraction_of_peak(m.tflop_per_s(), su, clk), 3) : "-",
-                   clk > 0 ? cuprobe::fmt(clk, 0) : "-",
-                   in_kernel ? cuprobe::fmt(*r->kernel_fraction, 3) : "-",
-                   in_kernel ? cuprobe::fmt(*r->kernel_mhz, 0) : "-", ok});
-        res.add(m);
-      };
-      if (ref) add("cuBLASLt", ref->m, "reference", nullptr);
-      for (const auto& r : rows) add(r.kernel, r.m, r.check.ok() ? "ok" : "WRONG", &r);
-      add(copy.kernel, copy.m, "-", &copy);
-      add(math.kernel, math.m, "-", &math);
-      t.print();
-      const double tc = copy.m.seconds(), tm = math.m.seconds(), both = twin->m.seconds();
-      std::printf(
-          "best: %s; %s\noverlap (%s): copy only %.3f ms, compute only %.3f ms, both %.3f ms = "
-          "%.3f x max(copy, compute)\n",
-          best->kernel.c_str(), best->check.summary().c_str(), twin->kernel.c_str(), tc * 1e3,
-          tm * 1e3, both * 1e3, both / std::max(tc, tm));
-      const std::string key =
-          "gemm.bf16." + (s.m == s.n && s.n == s.k ? std::to_string(s.m) : s.name());
-      sum.set(key + ".tflops", best->m.tflop_per_s());
-      sum.set(key + ".overlap_vs_max", both / std::max(tc, tm));
-      if (best->kernel_mhz) {
-        sum.set(key + ".kernel_clock_mhz", *best->kernel_mhz);
-        sum.set(key + ".fraction_of_peak", *best->kernel_fraction);
-      }
-      if (ref) {
-        sum.set(key + ".vs_cublas", best->m.tflop_per_s() / peer);
-        sum.set(key + ".cublas_tflops", peer);
-      }
-      res.extra("gemm")[s.name()]["best_kernel"] = best->kernel;
-      res.extra("gemm")[s.name()]["check"] = best->check.summary();
+      run_config<4, 2, 2, variant::copy_only>(b, {raster::grouped_m, 8}, ctas);
+      run_config<4, 2, 2, variant::compute_only>(b, {raster::grouped_m, 8}, ctas);
+      b.head_to_head(3, duel);
+      b.print();
+      b.report(res, sum);
+      all_ok = all_ok && b.all_ok();
     }
     res.extra("gemm")["metrics"] = sum.metrics();
     res.write(cli);

@@ -58,6 +58,7 @@
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/flags.cuh"
+#include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/launch_overhead.cuh"
 #include "cuprobe/measure/measurement.cuh"

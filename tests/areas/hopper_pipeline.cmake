@@ -36,13 +36,16 @@ if(CUPROBE_BUILD_EXAMPLES)
   # examples/gemm: the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
   # both descriptors, multicasts B, stores through STSM + UTMASTG, keeps everything in registers,
   # and ptxas does not serialise the wgmma (the SASS tier fails on warning C7515 by itself).
-  set(_gemm_k "^_Z11gemm_kernelILi4ELi2ELi2EL7variant0E")
-  cuprobe_add_sass_test(gemm_kernel SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
-    OPTIONS -DNDEBUG FUNCTION "${_gemm_k}"
-    CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
-          "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
-          "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= 2"
-    LABELS hopper_pipeline)
+  # Clusters of 4: the same, with B multicast to 4 CTAs (a release to each of them).
+  foreach(_c 2 4)
+    set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe11experiments12gemm_variantE0E")
+    cuprobe_add_sass_test(gemm_kernel_cluster${_c} SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
+      OPTIONS -DNDEBUG FUNCTION "${_gemm_k}"
+      CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
+            "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
+            "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= ${_c}"
+      LABELS hopper_pipeline)
+  endforeach()
   # gemm --small: 512 x 512 x 1024 on the GPU, every configuration checked against cuBLASLt and
   # fp64 samples (the example exits 1 on a wrong output); skipped, visibly, without a GPU.
   add_test(NAME gpu.example_gemm_small COMMAND gemm --small)

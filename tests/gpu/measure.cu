@@ -3,6 +3,7 @@
 #include <cuprobe/testing/doctest.cuh>
 
 #include <cuprobe/measure/event_timer.cuh>
+#include <cuprobe/measure/interleave.cuh>
 #include <cuprobe/measure/nvml.cuh>
 #include <cuprobe/measure/region_timer.cuh>
 #include <cuprobe/measure/runner.cuh>
@@ -173,6 +174,49 @@ CUPROBE_GPU_TEST_CASE("measure(): warm-up, samples, rotation, batches and graphs
       [&](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(counter.data(), 0, seen.data()); }, {}, o);
   CHECK(counter.to_host()[0] == 1);  // exactly once
   CHECK(p.stop_verdict == "profile");
+}
+
+namespace {
+__global__ void log_call(unsigned* log, unsigned* count, unsigned id, std::uint64_t ns) {
+  log[atomicAdd(count, 1u)] = id;
+  const std::uint64_t g0 = cuprobe::ptx::globaltimer();
+  while (cuprobe::ptx::globaltimer() - g0 < ns) __nanosleep(1000);
+}
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("measure_interleaved(): rotating rounds, per-contestant samples and rates") {
+  cuprobe::device_buffer<unsigned> log(64), count(1);
+  count.zero();
+  log.poison();
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.stop = cuprobe::stopping_rule::fixed(3);
+  const auto sleeper = [&](unsigned id, std::uint64_t ns) {
+    return
+        [&, id, ns](cudaStream_t s) { log_call<<<1, 1, 0, s>>>(log.data(), count.data(), id, ns); };
+  };
+  // 1 ms against 2 ms: the rates keep their ratio, each from its own samples.
+  auto ms = cuprobe::measure_interleaved(
+      "h2h",
+      {{"short", sleeper(0, 1000000), cuprobe::work::op_count(1, "one launch")},
+       {"long", sleeper(1, 2000000), cuprobe::work::op_count(1, "one launch")}},
+      o);
+  REQUIRE(ms.size() == 2);
+  CHECK(ms[0].name == "short");
+  CHECK(ms[1].name == "long");
+  for (const auto& m : ms) {
+    CHECK(m.samples.size() == 3);
+    CHECK(m.stop_verdict == "converged");
+    CHECK(m.params.at("interleaved").as_integer() == 2);
+    REQUIRE(m.launch_floor_s);
+  }
+  CHECK(ms[1].seconds() / ms[0].seconds() == doctest::Approx(2.0).epsilon(0.1));
+  CHECK(ms[0].seconds() == doctest::Approx(1e-3).epsilon(0.1));
+  // Warm-up rounds 0, 1 then sample rounds 0, 1, 2: round k starts with contestant k mod 2.
+  REQUIRE(count.to_host()[0] == 10);
+  const auto l = log.to_host();
+  const std::vector<unsigned> want = {0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+  CHECK(std::vector<unsigned>(l.begin(), l.begin() + 10) == want);
 }
 
 CUPROBE_GPU_TEST_CASE("measure(): in-kernel iterations divide the sample; adaptive rule stops") {

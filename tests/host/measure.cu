@@ -6,6 +6,7 @@
 #include <cuprobe/core/file.cuh>
 #include <cuprobe/core/stats.cuh>
 #include <cuprobe/measure/flags.cuh>
+#include <cuprobe/measure/interleave.cuh>
 #include <cuprobe/measure/runner.cuh>
 #include <cuprobe/measure/stopping_rule.cuh>
 #include <cuprobe/measure/sweep.cuh>
@@ -335,6 +336,25 @@ TEST_CASE("finish_measurement: every sample unit, and the flags it computes from
   cuprobe::finish_measurement(l, dev);
   CHECK(cuprobe::has_flag(l.flags, "launch_bound"));
   CHECK(cuprobe::has_flag(l.flags, "debug_build") == cuprobe::arch::debug_device_code);
+}
+
+TEST_CASE("measure_interleaved: refuses graphs, an empty list and an empty contestant, by name") {
+  // Refused before any device is touched (this tier has no GPU).
+  const auto noop = [](cudaStream_t) {};
+  cuprobe::run_options o;
+  o.graph = true;
+  CHECK_THROWS_WITH_AS(cuprobe::measure_interleaved("h2h", {{"a", noop}}, o),
+                       doctest::Contains("measure_interleaved(\"h2h\"): graph = true"),
+                       cuprobe::error);
+  CHECK_THROWS_WITH_AS(cuprobe::measure_interleaved("h2h", {}, {}),
+                       doctest::Contains("no contestant"), cuprobe::error);
+  CHECK_THROWS_WITH_AS(cuprobe::measure_interleaved(
+                           "h2h", {{"a", noop}, {"b", std::function<void(cudaStream_t)>{}}}, {}),
+                       doctest::Contains("contestant 'b' is empty"), cuprobe::error);
+  o.graph = false;
+  o.batch = 0;  // the runner's own limits apply
+  CHECK_THROWS_WITH_AS(cuprobe::measure_interleaved("h2h", {{"a", noop}}, o),
+                       doctest::Contains("batch"), cuprobe::error);
 }
 
 TEST_CASE("sweep: cartesian and zipped expansion") {

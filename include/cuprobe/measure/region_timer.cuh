@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
@@ -109,6 +110,17 @@ struct region_stats {
   double sm_median_min = 0, sm_median_max = 0;  ///< spread of per-SM median cycles
   double span_ns = 0;  ///< last stop - first start (globaltimer, all records)
 };
+
+/// The SM clock the records saw, in MHz: the median over the records of %clock64 cycles per
+/// %globaltimer nanosecond (x 1e3); nothing when no record spans both clocks.
+inline std::optional<double> clock_mhz_of(const std::vector<region_record>& records) {
+  std::vector<double> mhz;
+  for (const auto& r : records)
+    if (r.stop_ns > r.start_ns && r.stop_cycles > r.start_cycles)
+      mhz.push_back(double(r.stop_cycles - r.start_cycles) / double(r.stop_ns - r.start_ns) * 1e3);
+  if (mhz.empty()) return std::nullopt;
+  return summarize(mhz).median;
+}
 
 /// Host side: owns the records, hands out views, reads and analyses them.
 class region_timer {

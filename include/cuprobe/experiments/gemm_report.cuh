@@ -1,0 +1,341 @@
+// cuprobe/experiments/gemm_report.cuh: one problem's GEMM benchmark around a user's kernel: its
+// configurations ("rows") timed and checked, the SM clock measured in the kernel beside NVML's,
+// the copy-only / compute-only overlap, a head-to-head with cuBLASLt in alternation, the table
+// and the summary keys. examples/gemm.cu builds its kernel and uses this.
+//
+//   namespace ex = cuprobe::experiments;
+//   ex::gemm_bench b(dev, {8192, 8192, 8192}, run, /*with_peer=*/true, 4096 /*FLOP/clk/SM*/);
+//   b.add("my kernel", ex::gemm_variant::full, [&](cudaStream_t s) { mine(s, b.problem()); },
+//         [&] { return my_region_timer.read(); }, ctas);   // the kernel's clock records
+//   b.head_to_head(3, run);                 // the 3 fastest rows and cuBLASLt, alternating
+//   b.print();
+//   b.report(results, summary);             // gemm.bf16.8192.vs_cublas, ...
+//
+// Choices:
+// - Each row is timed through the runner when it is added (measure_gemm), after C is poisoned;
+//   a full row's output is then checked (check_gemm: against cuBLASLt's and fp64 samples).
+// - The SM clock of a row is measured in its kernel (a region_timer span per CTA, clock_mhz_of):
+//   NVML's clock is sampled too slowly for launches of a millisecond, and under tensor load the
+//   two differ by 300 MHz (docs/hopper-gemm.md). It is the clock of the row's last launch.
+// - The headline is the head-to-head, not the sweep. The sweep measures rows one after the
+//   other, and whichever runs first after cuBLASLt's candidates starts on a hotter,
+//   power-capped card (it lost 6 % at 8192^3 in the fifth session of 2026-12-01). The
+//   head-to-head takes the `top` fastest correct full rows of the sweep and cuBLASLt's best
+//   algorithm and measures them in alternating rounds (measure/interleave.cuh), so that each
+//   sees the same card. gemm.bf16.<shape>.vs_cublas is the median over the rounds of the paired
+//   ratio (cuBLASLt's time / the row's, in the same round) of the row where it is highest. Not
+//   the ratio of the two medians (kept as vs_cublas_of_medians): the card can change power
+//   state in the middle of the rounds (at 8192^3 every contestant went from 1.34-1.37 ms to
+//   1.55-1.61 ms at round 10 of 20 on GPU-f25198a4), and then the two medians fall on
+//   different sides of the change (1.049 x from medians against 0.992 x paired in that run).
+//   The sweep's own ratio stays in the summary as sweep_vs_cublas.
+// - Overlap: time(full) / max(time(copy only), time(compute only)) for the configuration whose
+//   three variants were all added (the first such).
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/format.cuh"
+#include "cuprobe/experiments/gemm.cuh"
+#include "cuprobe/measure/interleave.cuh"
+#include "cuprobe/measure/region_timer.cuh"
+#include "cuprobe/report/results.cuh"
+#include "cuprobe/report/summary.cuh"
+#include "cuprobe/report/table.cuh"
+
+namespace cuprobe::experiments {
+
+/// What a kernel does of the GEMM: all of it, only the TMA loads, or only the MMAs (on tiles
+/// loaded once).
+enum class gemm_variant { full, copy_only, compute_only };
+
+inline const char* gemm_variant_suffix(gemm_variant v) {
+  return v == gemm_variant::full        ? ""
+         : v == gemm_variant::copy_only ? " copy only"
+                                        : " compute only";
+}
+
+/// One configuration of a kernel on the problem, timed (and, if full, checked).
+struct gemm_row {
+  std::string config;  ///< the configuration, without the variant
+  gemm_variant variant = gemm_variant::full;
+  measurement m;
+  gemm_check check;
+  bool checked = false;
+  unsigned ctas = 0;                         ///< CTAs of its launch
+  std::optional<double> kernel_mhz;          ///< SM clock in the kernel (its last launch)
+  std::optional<double> kernel_fraction;     ///< of the tensor peak at kernel_mhz
+  std::function<void(cudaStream_t)> launch;  ///< kept for the head-to-head
+  std::function<std::vector<region_record>()> records;  ///< the kernel's clock records
+  std::string kernel() const { return config + gemm_variant_suffix(variant); }
+};
+
+/// One problem's benchmark (see the file comment).
+class gemm_bench {
+ public:
+  gemm_bench(const device_info& dev, gemm_shape shape, run_options run, bool with_peer,
+             double peak_flop_per_clk)
+      : dev_(dev), run_(run), peak_(peak_flop_per_clk), pr_(gemm_problem::make(shape, 1)) {
+    if (with_peer) {
+      peer_.emplace(pr_);
+      ref_ = peer_->measure_best(pr_, run_);
+    }
+  }
+  gemm_problem& problem() { return pr_; }
+  const gemm_shape& shape() const { return pr_.shape; }
+
+  /// TFLOP/s as a fraction of the whole GPU's tensor peak at `mhz`.
+  double fraction_of_peak(double tflops, double mhz) const {
+    return tflops / (peak_ * dev_.sm_count * mhz * 1e-6);
+  }
+
+  /// Times `launch` now (and checks its output if `v` is full); `records` reads the kernel's
+  /// clock records after a launch. The row is returned for the caller's parameters.
+  gemm_row& add(std::string config, gemm_variant v, std::function<void(cudaStream_t)> launch,
+                std::function<std::vector<region_record>()> records, unsigned ctas) {
+    gemm_row r;
+    r.config = std::move(config);
+    r.variant = v;
+    r.ctas = ctas;
+    r.launch = std::move(launch);
+    r.records = std::move(records);
+    pr_.c.poison(0xFF);
+    r.m = measure_gemm("gemm.cuprobe.bf16." + pr_.shape.name(), pr_, r.launch, run_);
+    read_clock(r);
+    r.m.with_param("kernel", r.kernel()).with_param("ctas", int(ctas));
+    if (v == gemm_variant::full) {
+      r.check = check_gemm(pr_, 256, bool(ref_));
+      r.checked = true;
+    }
+    rows_.push_back(std::move(r));
+    return rows_.back();
+  }
+
+  bool all_ok() const {
+    return std::all_of(rows_.begin(), rows_.end(),
+                       [](const gemm_row& r) { return !r.checked || r.check.ok(); });
+  }
+
+  /// The `top` fastest correct full rows and cuBLASLt's best algorithm (if it ran), measured
+  /// in alternating rounds under `opt` (see the file comment).
+  void head_to_head(int top, const run_options& opt) {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+      if (rows_[i].checked && rows_[i].check.ok()) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return rows_[a].m.tflop_per_s() > rows_[b].m.tflop_per_s();
+    });
+    if (int(order.size()) > top) order.resize(std::size_t(std::max(top, 0)));
+    if (order.empty()) return;
+    h2h_rows_ = order;
+    std::vector<contestant> cs;
+    const work w =
+        work::flop_count(pr_.shape.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)");
+    for (const auto i : order) cs.emplace_back(rows_[i].kernel(), rows_[i].launch, w);
+    if (ref_)
+      cs.emplace_back("cuBLASLt", std::function<void(cudaStream_t)>([this](cudaStream_t s) {
+                        peer_->run(pr_, ref_->algorithm, s);
+                      }),
+                      w);
+    h2h_ = measure_interleaved("gemm.head_to_head.bf16." + pr_.shape.name(), std::move(cs), opt);
+    for (std::size_t j = 0; j < order.size(); ++j) {  // the rows' clocks and parameters
+      const gemm_row& row = rows_[order[j]];
+      gemm_row probe = row;
+      probe.m = h2h_[j];
+      read_clock(probe);
+      h2h_[j] = probe.m;
+      h2h_clock_.push_back(probe.kernel_mhz);
+      for (const auto& kv : row.m.params.items())
+        if (!h2h_[j].params.find(kv.first)) h2h_[j].with_param(kv.first, kv.second);
+      if (row.m.launch) h2h_[j].with_launch(*row.m.launch);
+    }
+    if (ref_) h2h_.back().with_param("algorithm", ref_->algorithm);
+  }
+
+  void print() const {
+    const auto& s = pr_.shape;
+    std::printf(
+        "\nbf16 GEMM %s (C = A B^T, fp32 accumulation) on %s; %s; x peak: of %.0f FLOP/clk/SM "
+        "at the SM clock NVML saw during each measurement (stale for launches this short) and "
+        "at the clock measured in the kernel (%%clock64 / %%globaltimer, median of the CTAs of "
+        "the last launch; cuBLASLt cannot be instrumented)\n",
+        s.name().c_str(), dev_.name.c_str(),
+        ref_ ? ("cuBLASLt: the best of " + std::to_string(ref_->candidates) + " algorithms (#" +
+                std::to_string(ref_->algorithm) + ")")
+                   .c_str()
+             : "cuBLASLt not run",
+        peak_);
+    {
+      table t = make_table();
+      if (ref_) add_line(t, "cuBLASLt", 0, ref_->m, "reference", std::nullopt, peer_tflops());
+      for (const auto& r : rows_)
+        add_line(t, r.kernel(), r.ctas, r.m, r.checked ? (r.check.ok() ? "ok" : "WRONG") : "-",
+                 r.kernel_mhz, peer_tflops());
+      t.print();
+    }
+    if (const gemm_row* b = best_of_sweep())
+      std::printf("best of the sweep: %s; %s\n", b->kernel().c_str(), b->check.summary().c_str());
+    if (const auto o = overlap())
+      std::printf(
+          "overlap (%s): copy only %.3f ms, compute only %.3f ms, both %.3f ms = %.3f x "
+          "max(copy, compute)\n",
+          o->config.c_str(), o->copy * 1e3, o->compute * 1e3, o->both * 1e3, o->ratio);
+    if (h2h_.empty()) return;
+    std::printf(
+        "head-to-head: %zu rounds, each contestant once per round, the first place "
+        "rotating (measure_interleaved)\n",
+        h2h_.front().samples.size());
+    table t = make_table();
+    const double peer = h2h_peer_tflops();
+    for (std::size_t j = 0; j < h2h_.size(); ++j) {
+      const bool row = j < h2h_rows_.size();
+      add_line(t, row ? rows_[h2h_rows_[j]].kernel() : "cuBLASLt",
+               row ? rows_[h2h_rows_[j]].ctas : 0, h2h_[j], row ? "ok" : "reference",
+               row ? h2h_clock_[j] : std::nullopt, peer);
+    }
+    t.print();
+    if (const auto* b = best_of_h2h())
+      std::printf(
+          "head-to-head best: %s, %.3f x cuBLASLt (median over the rounds of the "
+          "paired ratio; %.3f x from the two medians)\n",
+          b->params.at("kernel").as_string().c_str(), paired_ratio(*b).value_or(0),
+          peer > 0 ? b->tflop_per_s() / peer : 0.0);
+  }
+
+  /// The measurements into `res`; the headline keys gemm.bf16.<size>.* into `sum` (the size is
+  /// N for a cube, the shape's name otherwise).
+  void report(results& res, summary_file& sum) const {
+    const auto& s = pr_.shape;
+    const std::string key =
+        "gemm.bf16." + (s.m == s.n && s.n == s.k ? std::to_string(s.m) : s.name());
+    if (ref_) res.add(ref_->m);
+    for (const auto& r : rows_) res.add(r.m);
+    for (const auto& m : h2h_) res.add(m);
+    json& ex = res.extra("gemm")[s.name()];
+    if (const auto o = overlap()) sum.set(key + ".overlap_vs_max", o->ratio);
+    if (const gemm_row* b = best_of_sweep()) {
+      ex["best_of_sweep"] = b->kernel();
+      ex["check"] = b->check.summary();
+      sum.set(key + ".sweep_tflops", b->m.tflop_per_s());
+      if (ref_) sum.set(key + ".sweep_vs_cublas", b->m.tflop_per_s() / ref_->m.tflop_per_s());
+    }
+    if (const auto* b = best_of_h2h()) {
+      const std::size_t j = std::size_t(b - h2h_.data());
+      ex["best_kernel"] = b->params.at("kernel");
+      ex["head_to_head_rounds"] = double(b->samples.size());
+      sum.set(key + ".tflops", b->tflop_per_s());
+      if (h2h_clock_[j]) {
+        sum.set(key + ".kernel_clock_mhz", *h2h_clock_[j]);
+        sum.set(key + ".fraction_of_peak", fraction_of_peak(b->tflop_per_s(), *h2h_clock_[j]));
+      }
+      if (const auto p = paired_ratio(*b)) {
+        sum.set(key + ".vs_cublas", *p);
+        sum.set(key + ".vs_cublas_of_medians", b->tflop_per_s() / h2h_peer_tflops());
+        sum.set(key + ".cublas_tflops", h2h_peer_tflops());
+      }
+    }
+  }
+
+ private:
+  struct overlap_t {
+    std::string config;
+    double copy, compute, both, ratio;
+  };
+
+  void read_clock(gemm_row& r) const {
+    const auto recs = r.records ? r.records() : std::vector<region_record>{};
+    r.kernel_mhz = clock_mhz_of(recs);
+    r.kernel_fraction.reset();
+    if (r.kernel_mhz) r.kernel_fraction = fraction_of_peak(r.m.tflop_per_s(), *r.kernel_mhz);
+    r.m.with_param("kernel_clock_mhz", r.kernel_mhz)
+        .with_param("fraction_of_peak_kernel_clock", r.kernel_fraction);
+    if (r.records && recs.size() != r.ctas)
+      r.m.flags.push_back({"kernel_clock_records", std::to_string(recs.size()) +
+                                                       " clock records for " +
+                                                       std::to_string(r.ctas) +
+                                                       " CTAs: the in-kernel clock is incomplete"});
+    if (r.kernel_fraction && *r.kernel_fraction > 1.01)
+      r.m.flags.push_back(
+          {"above_tensor_peak",
+           fmt(100 * *r.kernel_fraction, 1) + " % of the tensor peak at the in-kernel clock of " +
+               fmt(*r.kernel_mhz, 0) + " MHz: the FLOP or the clock are miscounted"});
+  }
+  double peer_tflops() const { return ref_ ? ref_->m.tflop_per_s() : 0; }
+  double h2h_peer_tflops() const {
+    return ref_ && h2h_.size() > h2h_rows_.size() ? h2h_.back().tflop_per_s() : 0;
+  }
+  const gemm_row* best_of_sweep() const {
+    const gemm_row* b = nullptr;
+    for (const auto& r : rows_)
+      if (r.checked && (!b || r.m.tflop_per_s() > b->m.tflop_per_s())) b = &r;
+    return b;
+  }
+  /// The head-to-head's best row: by the paired ratio where cuBLASLt ran, else by TFLOP/s.
+  const measurement* best_of_h2h() const {
+    const measurement* b = nullptr;
+    const auto score = [&](const measurement& m) {
+      return paired_ratio(m).value_or(m.tflop_per_s());
+    };
+    for (std::size_t j = 0; j < h2h_rows_.size(); ++j)
+      if (!b || score(h2h_[j]) > score(*b)) b = &h2h_[j];
+    return b;
+  }
+  /// Median over the rounds of cuBLASLt's time / the row's time (same round).
+  std::optional<double> paired_ratio(const measurement& m) const {
+    if (!ref_ || h2h_.size() <= h2h_rows_.size()) return std::nullopt;
+    const auto& p = h2h_.back().samples;
+    std::vector<double> q;
+    for (std::size_t k = 0; k < std::min(p.size(), m.samples.size()); ++k)
+      if (m.samples[k] > 0) q.push_back(p[k] / m.samples[k]);
+    if (q.empty()) return std::nullopt;
+    return median(q);
+  }
+  std::optional<overlap_t> overlap() const {
+    for (const auto& full : rows_) {
+      if (full.variant != gemm_variant::full) continue;
+      const gemm_row *copy = nullptr, *math = nullptr;
+      for (const auto& r : rows_)
+        if (r.config == full.config) {
+          if (r.variant == gemm_variant::copy_only) copy = &r;
+          if (r.variant == gemm_variant::compute_only) math = &r;
+        }
+      if (!copy || !math) continue;
+      const double c = copy->m.seconds(), k = math->m.seconds(), b = full.m.seconds();
+      return overlap_t{full.config, c, k, b, b / std::max(c, k)};
+    }
+    return std::nullopt;
+  }
+  static table make_table() {
+    return table({"kernel", "CTAs", "ms", "TFLOP/s", "x cuBLASLt", "x peak (NVML clock)",
+                  "NVML MHz", "x peak (kernel clock)", "kernel MHz", "output"});
+  }
+  void add_line(table& t, const std::string& k, unsigned ctas, const measurement& m,
+                const std::string& ok, std::optional<double> kernel_mhz, double peer) const {
+    const double clk = m.env.median_sm_clock_mhz().value_or(0);
+    t.add_row({k, ctas ? std::to_string(ctas) : "-", fmt(m.seconds() * 1e3, 3),
+               fmt(m.tflop_per_s(), 1), peer > 0 ? fmt(m.tflop_per_s() / peer, 3) : "-",
+               clk > 0 ? fmt(fraction_of_peak(m.tflop_per_s(), clk), 3) : "-",
+               clk > 0 ? fmt(clk, 0) : "-",
+               kernel_mhz ? fmt(fraction_of_peak(m.tflop_per_s(), *kernel_mhz), 3) : "-",
+               kernel_mhz ? fmt(*kernel_mhz, 0) : "-", ok});
+  }
+
+  const device_info& dev_;
+  run_options run_;
+  double peak_;
+  gemm_problem pr_;
+  std::optional<cublaslt_gemm> peer_;
+  std::optional<cublaslt_gemm::result> ref_;
+  std::vector<gemm_row> rows_;
+  std::vector<std::size_t> h2h_rows_;  ///< which rows the head-to-head measured, in its order
+  std::vector<measurement> h2h_;       ///< those rows, then cuBLASLt (if it ran)
+  std::vector<std::optional<double>> h2h_clock_;
+};
+
+}  // namespace cuprobe::experiments

@@ -1,0 +1,134 @@
+// cuprobe/measure/interleave.cuh: several launches measured in alternation, so that each sees the
+// same clocks, temperature and power state: the protocol for comparing a kernel with its peer.
+//
+//   auto ms = cuprobe::measure_interleaved("gemm.head_to_head",
+//       {{"mine", [&](cudaStream_t s) { mine(s); }, cuprobe::work::flop_count(f, 1, "2 M N K")},
+//        {"cublaslt", [&](cudaStream_t s) { peer(s); }, cuprobe::work::flop_count(f, 1, "2 M N
+//        K")}},
+//       opts);
+//   std::printf("%.3f x\n", ms[0].tflop_per_s() / ms[1].tflop_per_s());
+//
+// Why: measured one after the other, the second of two tensor-heavy kernels runs on a card the
+// first has heated and power-capped (examples/gemm saw the first row after cuBLASLt lose 6 % at
+// 8192^3, at an in-kernel clock 60 MHz below the rows after it). Interleaving spreads that state
+// evenly over the contestants.
+//
+// The protocol is measure()'s (runner.cuh: options validated, NVML before and after, warm-up,
+// samples until the stopping rule says enough, statistics, rates, flags), with one change: a
+// sample is a round in which every contestant takes one event-timed sample of `batch` launches,
+// and round k starts with contestant k mod n, so that each contestant takes each position in
+// the round equally often (no one always runs right after the same other). Each contestant's
+// measurement holds its own samples and the NVML clock read after each of them; the stopping
+// rule decides on the rounds (a fixed rule of N gives every contestant N samples). The warm-up
+// runs `warmup` launches of each contestant, in the same alternation. With flush_l2 the L2 is
+// flushed before every contestant's sample. CUDA graphs are not offered (graph = true is
+// refused): every contestant is launched as it is.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuprobe/measure/runner.cuh"
+
+namespace cuprobe {
+
+/// One of the launches measure_interleaved() alternates: what measure() takes, by name.
+struct contestant {
+  std::string name;
+  std::function<void(const launch_context&)> launch;  ///< enqueue one launch on ctx.stream
+  work declared;
+  contestant(std::string n, std::function<void(const launch_context&)> f, work w = {})
+      : name(std::move(n)), launch(std::move(f)), declared(std::move(w)) {}
+  /// A callable that takes a cudaStream_t, as measure() accepts.
+  contestant(std::string n, std::function<void(cudaStream_t)> f, work w = {})
+      : name(std::move(n)), declared(std::move(w)) {
+    if (f) launch = [g = std::move(f)](const launch_context& c) { g(c.stream); };
+  }
+};
+
+/// Measures every contestant in alternation (see the file comment); one measurement per
+/// contestant, in their order, each with the parameters "interleaved" (how many contestants)
+/// and "interleave_group" (`name`).
+inline std::vector<measurement> measure_interleaved(const std::string& name,
+                                                    std::vector<contestant> cs,
+                                                    run_options opt = {}) {
+  const std::string who = "measure_interleaved(\"" + name + "\")";
+  validate_options(opt, who);
+  require(!cs.empty(), who + ": no contestant to measure");
+  require(!opt.graph, who + ": graph = true is not offered; every contestant is launched as is");
+  for (const auto& c : cs) require(bool(c.launch), who + ": contestant '" + c.name + "' is empty");
+  if (profile_mode_from_env()) opt.profile = true;
+  auto& rd = detail::runner_device::current();
+  std::optional<cuda_stream> own;
+  if (!opt.stream) own.emplace();
+  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  const std::size_t n = cs.size(), batch = opt.profile ? 1 : opt.batch;
+  const bool flush = opt.flush_l2 && !opt.profile;
+  if (flush && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
+  std::vector<measurement> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i].name = cs[i].name;
+    out[i].declared = cs[i].declared;
+    out[i].unit = sample_unit::seconds;
+    out[i].options = opt;
+    out[i].options.stream = nullptr;
+  }
+  event_timer timer(s);
+  auto warm = [&] {
+    for (std::size_t w = 0; w < opt.warmup; ++w)
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t c = (w + j) % n;
+        detail::in_phase(cs[c].name, "warm-up", [&] {
+          cs[c].launch(launch_context{s, 0, w % opt.rotations, true});
+          CUPROBE_CHECK_LAUNCH("the measured callable (warm-up)");
+        });
+      }
+  };
+  // One round: each contestant's sample, recorded in its own measurement; the round's total
+  // (per launch) is what the protocol's stopping rule sees.
+  auto take = [&](std::size_t k, double& accumulated) {
+    double round = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t c = (k + j) % n;
+      detail::in_phase(cs[c].name, "sample " + std::to_string(k), [&] {
+        if (flush) (*rd.flush)(s);
+        timer.start();
+        for (std::size_t b = 0; b < batch; ++b)
+          cs[c].launch(launch_context{s, k, (k * batch + b) % opt.rotations, false});
+        timer.stop();
+        CUPROBE_CHECK_LAUNCH("the measured callable");
+        const double t = timer.seconds();
+        accumulated += t;
+        round += t;
+        out[c].samples.push_back(t / double(batch) / double(opt.iterations));
+      });
+      if (opt.sample_clocks && rd.probe.available()) {
+        if (auto mhz = rd.probe.sm_clock_mhz()) out[c].env.sm_clock_mhz.push_back(*mhz);
+        out[c].env.throttle_reasons_seen |= rd.probe.throttle_bits();
+      }
+    }
+    return round / double(batch * n);
+  };
+  run_options round_opt = opt;
+  round_opt.flush_l2 = false;       // flushed per contestant above
+  round_opt.sample_clocks = false;  // read per contestant above
+  const measurement rounds =
+      detail::run_protocol(rd, name, sample_unit::seconds, {}, round_opt, s, warm, take);
+  for (auto& m : out) {
+    m.env.before = rounds.env.before;
+    m.env.after = rounds.env.after;
+    m.wall_s = rounds.wall_s;
+    m.stop_verdict = rounds.stop_verdict;
+    if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, false);
+    finish_measurement(m, rd.info);
+    m.with_param("interleaved", int(n)).with_param("interleave_group", name);
+  }
+  return out;
+}
+
+}  // namespace cuprobe
