@@ -4,21 +4,27 @@
 //
 //   build/h200/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
 //
-// The kernel: a persistent grid (one CTA per SM, 384 threads), each CTA computing 128 x 256
-// tiles of C in the order of hopper/tile_scheduler.cuh. Warpgroup 0 is the producer: one
-// thread issues the TMA loads of each 64-deep K block (A 128 x 64, B 256 x 64, 128B swizzle)
-// into a Stages-deep ring of hopper/pipeline.cuh; with clusters of 2 along M the B tile is
-// multicast (each CTA loads half and sends it to both). Warpgroups 1 and 2 are consumers:
-// each multiplies its 64 rows of A by B with four wgmma m64n256k16 per K block, keeps one
-// K block of MMAs in flight (wait_group<1>) and releases the stage before last, then writes
-// its 64 x 256 tile through hopper/epilogue.cuh (stmatrix into swizzled shared memory, TMA
-// store). setmaxnreg gives the producer 40 registers and the consumers 232.
+// The kernel: a persistent grid (one CTA per SM, 384 threads) computing 128-row tiles of C in
+// the order of hopper/tile_scheduler.cuh. Warpgroup 0 is the producer: one thread issues the
+// TMA loads of each 64-deep K block (A 128 x 64, B N x 64, 128B swizzle) into a Stages-deep
+// ring of hopper/pipeline.cuh; with clusters of 2 or 4 along M the B tile is multicast (each
+// CTA loads its slice and sends it to all). Warpgroups 1 and 2 are consumers, in one of two
+// schedules (`schedule` below):
+// - cooperative: both on one 128 x 256 tile, 64 rows each (four wgmma m64n256k16 per K block),
+//   with an optional stream-K tail (hopper/stream_k.cuh) and consumer lag;
+// - ping-pong: each on its own 128 x N tile (two m64 halves, eight wgmma m64nNk16 per K block),
+//   taking turns (named barriers 4 and 5): one's epilogue runs under the other's MMAs. N = 192
+//   overhangs N = 8192 by 64 columns (TMA zero-fills the loads, clips the stores).
+// Each consumer keeps one K block of MMAs in flight (wait_group<1>), releases the stage before
+// last, then writes its tile through hopper/epilogue.cuh (stmatrix into swizzled shared memory,
+// TMA store). setmaxnreg gives the producer 40 registers and the consumers 232.
 // The SM clock of each launch is measured in the kernel: lane 0 of the first consumer warp
 // records %clock64 and %globaltimer at its start and after its last store (measure/
 // region_timer.cuh, warp scope, one record per CTA, no block-wide barrier: the producer runs
-// another loop); the median over the CTAs of cycles / ns is the clock beside NVML's, which is
-// stale for launches of a few milliseconds (docs/hopper-gemm.md).
-// Limits: M a multiple of 128 x cluster, N of 256, K of 64 (checked); sm_90a only.
+// another loop); experiments/gemm_report.cuh reads them after every sample.
+// Limits: M a multiple of 128 x cluster, N of 256 (cooperative) or 64 (ping-pong), K of 64
+// (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is about 235 lines; the
+// rest is the sweep of configurations and the report (experiments/gemm_report.cuh).
 #include <cuprobe/core/device_info.cuh>
 #include <cuprobe/experiments/gemm_report.cuh>
 #include <cuprobe/hopper/cluster.cuh>
@@ -43,26 +49,41 @@ namespace wg = cuprobe::ptx::wgmma;
 namespace ex = cuprobe::experiments;
 using bf16 = __nv_bfloat16;
 
-constexpr int BM = 128, BN = 256, BK = 64;  // CTA tile, K block
-constexpr std::uint32_t a_bytes = BM * BK * 2, b_bytes = BN * BK * 2;
+constexpr int BM = 128, BK = 64;  // CTA tile rows, K block
+constexpr std::uint32_t a_bytes = BM * BK * 2;
 using variant = ex::gemm_variant;  // what the kernel does of the GEMM
 
-template <int Stages, int Cluster, int EpiBuffers>
+/// How the two consumers share the work. Cooperative: both on one 128 x 256 tile, 64 rows each.
+/// Ping-pong: each on its own 128 x N tile (two m64 accumulators), taking turns, so that one's
+/// epilogue runs under the other's MMAs (items 0, 2, 4 .. of the CTA to consumer 0, 1, 3, 5 ..
+/// to consumer 1; the ring's order makes the main loops alternate).
+template <int N, bool PingPong>
+struct schedule {
+  static constexpr int bn = N;  // CTA tile columns
+  static constexpr bool pingpong = PingPong;
+  static constexpr int halves = PingPong ? 2 : 1;  // m64 accumulators per consumer
+  static constexpr std::uint32_t b_bytes = N * BK * 2;
+};
+using cooperative = schedule<256, false>;
+
+template <int Stages, int Cluster, int EpiBuffers, class S>
 struct gemm_config {
   using pipeline = h::tma_pipeline<Stages, Cluster>;
-  using epilogue = h::tma_store_epilogue<bf16, BN, EpiBuffers>;
+  using epilogue = h::tma_store_epilogue<bf16, S::bn, EpiBuffers>;
   static constexpr std::size_t smem =
-      h::dynamic_smem_bytes<1024>(Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes +
+      h::dynamic_smem_bytes<1024>(Stages * (a_bytes + S::b_bytes) + 2 * epilogue::smem_bytes +
                                   sizeof(pipeline) + sizeof(cuprobe::region_token));
 };
 
-template <int Stages, int Cluster, int EpiBuffers, variant V>
+template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 __global__ void __launch_bounds__(384, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                 const __grid_constant__ CUtensorMap b_map,
                 const __grid_constant__ CUtensorMap c_map, h::stream_k_schedule sched,
-                h::split_k_fixup<BN> fixup, int lag, cuprobe::region_timer_view timer) {
-  using cfg = gemm_config<Stages, Cluster, EpiBuffers>;
+                h::split_k_fixup<S::bn> fixup, int lag, cuprobe::region_timer_view timer) {
+  using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
+  constexpr int BN = S::bn;
+  constexpr std::uint32_t b_bytes = S::b_bytes;
   extern __shared__ unsigned char raw[];
   // Stages x A, then Stages x B, the epilogue buffers, the ring, the clock's start.
   unsigned char* a_st = h::align_up<1024>(raw);
@@ -71,7 +92,7 @@ __global__ void __launch_bounds__(384, 1)
   auto& pipe = *reinterpret_cast<typename cfg::pipeline*>(epi + 2 * cfg::epilogue::smem_bytes);
   auto& span = *reinterpret_cast<cuprobe::region_token*>(&pipe + 1);
   const unsigned group = h::warpgroup_index(), rank = Cluster > 1 ? p::cluster::ctarank() : 0;
-  if (threadIdx.x == 0) pipe.init(/*consumers per CTA=*/2);
+  if (threadIdx.x == 0) pipe.init(/*consumers per CTA=*/S::pingpong ? 1 : 2);
   if constexpr (Cluster > 1)
     p::cluster::sync();
   else
@@ -100,7 +121,7 @@ __global__ void __launch_bounds__(384, 1)
         }
       }
     }
-  } else {  // ---- consumers: 64 rows of the tile each ----
+  } else {  // ---- consumers: 64 rows of the tile each, or (ping-pong) every other tile ----
     p::setmaxnreg_inc<h::consumer_registers>();
     const unsigned c = group - 1;
     // The clock: the first consumer warp's span (warp scope: __syncwarp, lane 0 writes). Its
@@ -117,13 +138,14 @@ __global__ void __launch_bounds__(384, 1)
     constexpr auto b_lay =
         wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, BN, BK);
     // Stage s, K step j: the start address moves by s x stage bytes + 32 j (16-byte units).
+    // A's rows: this consumer's 64 (cooperative), or both halves from row 0 (ping-pong).
     const std::uint64_t a_desc =
-        a_lay.descriptor_at(p::smem_address(a_st) + c * 64 * 128, 0).encode();
+        a_lay.descriptor_at(p::smem_address(a_st) + (S::pingpong ? 0 : c) * 64 * 128, 0).encode();
     const std::uint64_t b_desc = b_lay.descriptor_at(p::smem_address(b_st), 0).encode();
     const bool releaser = h::warpgroup_thread() == 0;
     // The workspace slot of cluster q's partial for this CTA and warpgroup.
     const auto slot = [&](int q) { return (q * Cluster + int(rank)) * 2 + int(c); };
-    wg::accumulator<wg::f32, BN> acc;
+    wg::accumulator<wg::f32, BN> acc[S::halves];
     auto st = pipe.consumer_start();
     // lag > 0: consumer 1 starts `lag` K blocks after consumer 0 (named barrier 3), so that
     // while one runs its epilogue the other's MMAs keep the tensor cores busy.
@@ -134,17 +156,28 @@ __global__ void __launch_bounds__(384, 1)
     for (int i = 0, done = 0; i < items; ++i) {
       const h::work_item w = sched.item(cl, i);
       const h::tile t = sched.tiles.tile_of(w.unit, rank);
+      if (S::pingpong && i % 2 != int(c)) {  // the other consumer's tile: skip its stages
+        st.advance(w.k_end - w.k_begin);
+        done += w.k_end - w.k_begin;
+        continue;
+      }
+      // Ping-pong turns (named barriers 4 + c): this consumer waits until the other has waited
+      // on every stage of the tile before, so that the full barriers it skipped have completed
+      // those phases (a parity wait two phases early would pass at once, on the old data).
+      if (S::pingpong && i > 0) p::named_barrier_sync(4 + c, 256);
       auto prev = st;
       for (int kb = w.k_begin; kb < w.k_end; ++kb, ++st, ++done) {
         if (loads(done)) pipe.wait_full(st);
         if constexpr (V != variant::copy_only) {
-          wg::fence_operand(acc);
+          for (auto& x : acc) wg::fence_operand(x);
           wg::fence();
 #pragma unroll
           for (int j = 0; j < BK / 16; ++j)
-            wg::mma_async<wg::bf16, wg::bf16>(acc, a_desc + ((st.stage * a_bytes + 32 * j) >> 4),
-                                              b_desc + ((st.stage * b_bytes + 32 * j) >> 4),
-                                              kb > w.k_begin || j > 0);
+#pragma unroll
+            for (int hf = 0; hf < S::halves; ++hf)  // half hf: A rows 64 hf.. (8 KiB further)
+              wg::mma_async<wg::bf16, wg::bf16>(
+                  acc[hf], a_desc + ((st.stage * a_bytes + hf * 8192 + 32 * j) >> 4),
+                  b_desc + ((st.stage * b_bytes + 32 * j) >> 4), kb > w.k_begin || j > 0);
           wg::commit_group();
           if (c == 0 && done + 1 == lag_at) p::named_barrier_arrive(3, 256);
           wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
@@ -154,19 +187,25 @@ __global__ void __launch_bounds__(384, 1)
         if (V != variant::compute_only && kb > w.k_begin && releaser) pipe.release(prev);
         prev = st;
       }
+      if (S::pingpong && i + 1 < items) p::named_barrier_arrive(4 + (1 - c), 256);  // its turn
       wg::wait_group<0>();
-      wg::fence_operand(acc);
+      for (auto& x : acc) wg::fence_operand(x);
       if (V != variant::compute_only && releaser) pipe.release(prev);
       if constexpr (V != variant::copy_only) {
-        if (w.role == h::work_role::partial) {
-          fixup.store(acc, slot(cl), 1 + c);
-          continue;
+        if constexpr (!S::pingpong) {  // the stream-K fix-up (cooperative only)
+          if (w.role == h::work_role::partial) {
+            fixup.store(acc[0], slot(cl), 1 + c);
+            continue;
+          }
+          if (w.role == h::work_role::finisher)
+            for (int q = sched.first_partner(cl); q < sched.partner_end(cl, w); ++q)
+              fixup.add(acc[0], slot(q), 1 + c);
         }
-        if (w.role == h::work_role::finisher)
-          for (int q = sched.first_partner(cl); q < sched.partner_end(cl, w); ++q)
-            fixup.add(acc, slot(q), 1 + c);
-        cfg::epilogue::store(acc, epi + c * cfg::epilogue::smem_bytes, &c_map,
-                             t.m * BM + 64 * int(c), t.n * BN, 1 + c);
+#pragma unroll
+        for (int hf = 0; hf < S::halves; ++hf)
+          cfg::epilogue::store(acc[hf], epi + c * cfg::epilogue::smem_bytes, &c_map,
+                               t.m * BM + 64 * (S::pingpong ? hf : int(c)), t.n * BN, 1 + c,
+                               hf * cfg::epilogue::subtiles);  // the buffers' rotation goes on
       }
     }
     cfg::epilogue::drain();
@@ -185,8 +224,9 @@ struct options {
 };
 
 /// One configuration of the kernel on one problem: tensor maps, scheduler, persistent launch.
-template <int Stages, int Cluster, int EpiBuffers, variant V>
+template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 struct gemm_launch {
+  static constexpr int BN = S::bn;
   h::tensor_map a, b, c;
   cuprobe::region_timer timer;  // the first consumer warp's span, one record per CTA
   h::stream_k_schedule sched;
@@ -206,24 +246,27 @@ struct gemm_launch {
         timer(cuprobe::region_scope::warp, std::size_t(max_ctas) * (384 / 32)),
         lag(o.lag) {
     const auto& s = pr.shape;
-    cuprobe::require(s.m % (BM * Cluster) == 0 && s.n % BN == 0 && s.k % BK == 0,
-                     "gemm: " + s.name() + " is not a multiple of the " +
-                         std::to_string(BM * Cluster) + " x " + std::to_string(BN) + " x " +
-                         std::to_string(BK) + " tile");
+    // Ping-pong tiles may overhang N (TMA fills the loads with zeros and clips the stores).
+    const int n_step = S::pingpong ? 64 : BN;
+    cuprobe::require(s.m % (BM * Cluster) == 0 && s.n % n_step == 0 && s.k % BK == 0,
+                     "gemm: " + s.name() + " is not a multiple of " + std::to_string(BM * Cluster) +
+                         " x " + std::to_string(n_step) + " x " + std::to_string(BK));
+    cuprobe::require(!S::pingpong || (o.tail == h::tail_mode::off && o.lag == 0),
+                     "gemm: the ping-pong schedule has no stream-K tail and no consumer lag");
     // Consumer 0 cannot refill a stage before consumer 1 has released it, and consumer 1 waits
     // for consumer 0's `lag`-th K block: a lag above the ring's depth would never start.
     cuprobe::require(o.lag >= 0 && o.lag <= Stages,
                      "gemm: a consumer lag of " + std::to_string(o.lag) +
                          " K blocks needs a ring of at least as many stages (this one has " +
                          std::to_string(Stages) + ")");
-    const h::tile_scheduler tiles{s.m / BM, s.n / BN, o.order, o.group, Cluster};
+    const h::tile_scheduler tiles{s.m / BM, (s.n + BN - 1) / BN, o.order, o.group, Cluster};
     if (const char* why = tiles.problem()) throw cuprobe::error(std::string("gemm: ") + why);
     // Persistent: as many whole clusters as fit at once (not every GPC holds an even number
     // of free SMs), at most max_ctas CTAs and no more than there are units of work.
     shape.shape = {dim3(unsigned(Cluster)), dim3(384),
-                   gemm_config<Stages, Cluster, EpiBuffers>::smem};
+                   gemm_config<Stages, Cluster, EpiBuffers, S>::smem};
     shape.cluster = dim3(Cluster);
-    const int fit = h::max_active_clusters(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape);
+    const int fit = h::max_active_clusters(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape);
     const int clusters = std::min({fit, max_ctas / Cluster, tiles.units()});
     cuprobe::require(clusters > 0, "gemm: no cluster of this configuration fits on the GPU");
     shape.shape.grid = dim3(unsigned(clusters * Cluster));
@@ -237,26 +280,27 @@ struct gemm_launch {
   }
   void operator()(cudaStream_t s) {
     shape.stream = s;
-    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V>, shape, a.get(), b.get(), c.get(), sched,
-              h::split_k_fixup<BN>{partials.data(), flags.data()}, lag, timer.view());
+    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), c.get(),
+              sched, h::split_k_fixup<BN>{partials.data(), flags.data()}, lag, timer.view());
   }
 };
 
-template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full>
+template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full, class S = cooperative>
 void run_config(ex::gemm_bench& bench, const options& o, int max_ctas) {
-  auto l =
-      std::make_shared<gemm_launch<Stages, Cluster, EpiBuffers, V>>(bench.problem(), o, max_ctas);
+  auto l = std::make_shared<gemm_launch<Stages, Cluster, EpiBuffers, V, S>>(bench.problem(), o,
+                                                                            max_ctas);
   const std::string tail =
       o.tail == h::tail_mode::on ? ", stream-K tail"
       : o.tail == h::tail_mode::automatic
           ? std::string(", stream-K tail auto (") + (l->sched.tail ? "on" : "off") + ")"
           : "";
-  const std::string name = "cluster " + std::to_string(Cluster) + ", " + std::to_string(Stages) +
-                           " stages, " + std::to_string(EpiBuffers) + " epilogue buffers, " +
-                           h::raster_name(o.order) +
-                           (o.order == h::raster::grouped_m ? " " + std::to_string(o.group) : "") +
-                           (o.promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") +
-                           tail + (o.lag > 0 ? ", consumer lag " + std::to_string(o.lag) : "");
+  const std::string name =
+      (S::pingpong ? "ping-pong 128x" + std::to_string(S::bn) + ", " : std::string()) + "cluster " +
+      std::to_string(Cluster) + ", " + std::to_string(Stages) + " stages, " +
+      std::to_string(EpiBuffers) + " epilogue buffers, " + h::raster_name(o.order) +
+      (o.order == h::raster::grouped_m ? " " + std::to_string(o.group) : "") +
+      (o.promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") + tail +
+      (o.lag > 0 ? ", consumer lag " + std::to_string(o.lag) : "");
   bench
       .add(
           name, V, [l](cudaStream_t s) { (*l)(s); }, [l] { return l->timer.read(); },
@@ -267,6 +311,8 @@ void run_config(ex::gemm_bench& bench, const options& o, int max_ctas) {
       .with_param("stream_k_tail", h::tail_mode_name(o.tail))
       .with_param("stream_k_tail_used", l->sched.tail)
       .with_param("consumer_lag", o.lag)
+      .with_param("schedule", S::pingpong ? "pingpong" : "cooperative")
+      .with_param("tile_n", S::bn)
       .with_launch(l->shape.shape);
 }
 
@@ -311,7 +357,8 @@ int main(int argc, char** argv) {
       // Cluster 2 (B multicast), 4 stages, 2 epilogue buffers unless the row says otherwise.
       // Dropped after the runs of docs/hopper-gemm.md, where they trailed at every shape:
       // grouped_m 4, along_n, 3 stages with whole-tile epilogue buffers, cluster 1 with the
-      // tail, the lag rows at grouped_m 16, and the lag rows of Hilbert order.
+      // tail, the lag rows at grouped_m 16, the lag rows of Hilbert order, ping-pong 128 x 128
+      // (5 stages) and ping-pong with clusters of 1.
       run_config<4, 2, 2>(b, {raster::grouped_m, 8}, ctas);
       run_config<4, 2, 2>(b, {raster::grouped_m, 16}, ctas);
       run_config<4, 2, 2>(
@@ -320,6 +367,11 @@ int main(int argc, char** argv) {
       // Clusters of 4 along M: B multicast to 4 CTAs, a quarter of the L2 reads of B per CTA,
       // a higher clock under the power cap, but only 30 clusters (120 SMs) fit on the H200.
       run_config<4, 4, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
+      // Ping-pong: each consumer its own 128 x N tile, one's epilogue under the other's MMAs.
+      using pp192 = schedule<192, true>;
+      run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
+      run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 16}, ctas);
+      run_config<5, 2, 1, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
       // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
       // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
       run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);

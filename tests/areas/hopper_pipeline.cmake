@@ -38,7 +38,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   # and ptxas does not serialise the wgmma (the SASS tier fails on warning C7515 by itself).
   # Clusters of 4: the same, with B multicast to 4 CTAs (a release to each of them).
   foreach(_c 2 4)
-    set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe11experiments12gemm_variantE0E")
+    set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi256ELb0EEE")
     cuprobe_add_sass_test(gemm_kernel_cluster${_c} SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
       OPTIONS -DNDEBUG FUNCTION "${_gemm_k}"
       CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
@@ -46,6 +46,14 @@ if(CUPROBE_BUILD_EXAMPLES)
             "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= ${_c}"
       LABELS hopper_pipeline)
   endforeach()
+  # The ping-pong schedule (128 x 192 per consumer, clusters of 2): two m64 halves per K step,
+  # 8 HGMMA.64x192x16 per K block, B multicast, two 64 x 192 epilogues (24 STSM, 6 stores).
+  cuprobe_add_sass_test(gemm_kernel_pingpong SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
+    OPTIONS -DNDEBUG
+    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi192ELb1EEE"
+    CHECK "^HGMMA\\.64x192x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
+          "^STSM\\.16\\.M88\\.4 == 24" "^UTMASTG\\.2D == 6" "!LDL|STL"
+    LABELS hopper_pipeline)
   # gemm --small: 512 x 512 x 1024 on the GPU, every configuration checked against cuBLASLt and
   # fp64 samples (the example exits 1 on a wrong output); skipped, visibly, without a GPU.
   add_test(NAME gpu.example_gemm_small COMMAND gemm --small)

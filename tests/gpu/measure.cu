@@ -196,11 +196,17 @@ CUPROBE_GPU_TEST_CASE("measure_interleaved(): rotating rounds, per-contestant sa
         [&, id, ns](cudaStream_t s) { log_call<<<1, 1, 0, s>>>(log.data(), count.data(), id, ns); };
   };
   // 1 ms against 2 ms: the rates keep their ratio, each from its own samples.
+  std::vector<std::size_t> after;  // the samples `after` saw, for "long"
   auto ms = cuprobe::measure_interleaved(
       "h2h",
       {{"short", sleeper(0, 1000000), cuprobe::work::op_count(1, "one launch")},
-       {"long", sleeper(1, 2000000), cuprobe::work::op_count(1, "one launch")}},
+       {"long", sleeper(1, 2000000), cuprobe::work::op_count(1, "one launch"),
+        [&](const cuprobe::launch_context& c) {
+          CHECK(cudaStreamQuery(c.stream) == cudaSuccess);  // its launch has finished
+          after.push_back(c.sample);
+        }}},
       o);
+  CHECK(after == std::vector<std::size_t>{0, 1, 2});
   REQUIRE(ms.size() == 2);
   CHECK(ms[0].name == "short");
   CHECK(ms[1].name == "long");

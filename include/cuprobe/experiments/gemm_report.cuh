@@ -12,11 +12,17 @@
 //   b.report(results, summary);             // gemm.bf16.8192.vs_cublas, ...
 //
 // Choices:
-// - Each row is timed through the runner when it is added (measure_gemm), after C is poisoned;
+// - Each row is timed through the runner when it is added, after C is poisoned;
 //   a full row's output is then checked (check_gemm: against cuBLASLt's and fp64 samples).
 // - The SM clock of a row is measured in its kernel (a region_timer span per CTA, clock_mhz_of):
 //   NVML's clock is sampled too slowly for launches of a millisecond, and under tensor load the
-//   two differ by 300 MHz (docs/hopper-gemm.md). It is the clock of the row's last launch.
+//   two differ by 300 MHz (docs/hopper-gemm.md). The records are read after every sample (the
+//   `after` hook of measure_interleaved, outside the timed region), so each sample has its own
+//   clock: the row's clock is their median, and its fraction of peak the median over the
+//   samples of each sample's rate at that sample's clock. (The last launch's clock beside the
+//   median time, as before, gave 102 % when the card changed power state during the samples.)
+// - Rows are timed with measure_interleaved() of one contestant: measure()'s protocol, plus
+//   that hook.
 // - The headline is the head-to-head, not the sweep. The sweep measures rows one after the
 //   other, and whichever runs first after cuBLASLt's candidates starts on a hotter,
 //   power-capped card (it lost 6 % at 8192^3 in the fifth session of 2026-12-01). The
@@ -34,6 +40,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -69,8 +76,11 @@ struct gemm_row {
   gemm_check check;
   bool checked = false;
   unsigned ctas = 0;                         ///< CTAs of its launch
-  std::optional<double> kernel_mhz;          ///< SM clock in the kernel (its last launch)
-  std::optional<double> kernel_fraction;     ///< of the tensor peak at kernel_mhz
+  std::vector<double> clock_mhz;             ///< the kernel's SM clock in each sample (NaN: none)
+  std::size_t incomplete = 0;                ///< samples with fewer clock records than CTAs
+  std::optional<double> kernel_mhz;          ///< median of clock_mhz
+  std::optional<double> kernel_fraction;     ///< median over the samples of each one's fraction of
+                                             ///< the tensor peak at its own clock
   std::function<void(cudaStream_t)> launch;  ///< kept for the head-to-head
   std::function<std::vector<region_record>()> records;  ///< the kernel's clock records
   std::string kernel() const { return config + gemm_variant_suffix(variant); }
@@ -106,9 +116,17 @@ class gemm_bench {
     r.launch = std::move(launch);
     r.records = std::move(records);
     pr_.c.poison(0xFF);
-    r.m = measure_gemm("gemm.cuprobe.bf16." + pr_.shape.name(), pr_, r.launch, run_);
-    read_clock(r);
-    r.m.with_param("kernel", r.kernel()).with_param("ctas", int(ctas));
+    // One contestant: measure()'s protocol, with the kernel's clock read after every sample.
+    r.m = measure_interleaved(
+        "gemm.cuprobe.bf16." + pr_.shape.name(),
+        {contestant("gemm.cuprobe.bf16." + pr_.shape.name(), r.launch, gemm_work(), clock_hook(r))},
+        run_)[0];
+    finish_clock(r);
+    r.m.with_param("kernel", r.kernel())
+        .with_param("ctas", int(ctas))
+        .with_param("m", pr_.shape.m)
+        .with_param("n", pr_.shape.n)
+        .with_param("k", pr_.shape.k);
     if (v == gemm_variant::full) {
       r.check = check_gemm(pr_, 256, bool(ref_));
       r.checked = true;
@@ -133,29 +151,32 @@ class gemm_bench {
     });
     if (int(order.size()) > top) order.resize(std::size_t(std::max(top, 0)));
     if (order.empty()) return;
-    h2h_rows_ = order;
-    std::vector<contestant> cs;
-    const work w =
-        work::flop_count(pr_.shape.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)");
-    for (const auto i : order) cs.emplace_back(rows_[i].kernel(), rows_[i].launch, w);
+    h2h_.clear();
+    for (const auto i : order) {  // copies of the rows, their clocks taken afresh
+      h2h_.push_back(rows_[i]);
+      h2h_.back().clock_mhz.clear();
+      h2h_.back().incomplete = 0;
+    }
+    std::vector<contestant> cs;  // h2h_ is not resized from here on: the hooks point into it
+    for (auto& r : h2h_) cs.emplace_back(r.kernel(), r.launch, gemm_work(), clock_hook(r));
     if (ref_)
       cs.emplace_back("cuBLASLt", std::function<void(cudaStream_t)>([this](cudaStream_t s) {
                         peer_->run(pr_, ref_->algorithm, s);
                       }),
-                      w);
-    h2h_ = measure_interleaved("gemm.head_to_head.bf16." + pr_.shape.name(), std::move(cs), opt);
-    for (std::size_t j = 0; j < order.size(); ++j) {  // the rows' clocks and parameters
-      const gemm_row& row = rows_[order[j]];
-      gemm_row probe = row;
-      probe.m = h2h_[j];
-      read_clock(probe);
-      h2h_[j] = probe.m;
-      h2h_clock_.push_back(probe.kernel_mhz);
-      for (const auto& kv : row.m.params.items())
-        if (!h2h_[j].params.find(kv.first)) h2h_[j].with_param(kv.first, kv.second);
-      if (row.m.launch) h2h_[j].with_launch(*row.m.launch);
+                      gemm_work());
+    auto ms = measure_interleaved("gemm.head_to_head.bf16." + pr_.shape.name(), std::move(cs), opt);
+    for (std::size_t j = 0; j < h2h_.size(); ++j) {  // the rows' parameters and launch shape
+      const measurement& sweep = rows_[order[j]].m;
+      h2h_[j].m = ms[j];
+      for (const auto& kv : sweep.params.items())
+        if (!h2h_[j].m.params.find(kv.first)) h2h_[j].m.with_param(kv.first, kv.second);
+      if (sweep.launch) h2h_[j].m.with_launch(*sweep.launch);
+      finish_clock(h2h_[j]);
     }
-    if (ref_) h2h_.back().with_param("algorithm", ref_->algorithm);
+    if (ref_) {
+      h2h_peer_ = ms.back();
+      h2h_peer_->with_param("algorithm", ref_->algorithm);
+    }
   }
 
   void print() const {
@@ -163,8 +184,9 @@ class gemm_bench {
     std::printf(
         "\nbf16 GEMM %s (C = A B^T, fp32 accumulation) on %s; %s; x peak: of %.0f FLOP/clk/SM "
         "at the SM clock NVML saw during each measurement (stale for launches this short) and "
-        "at the clock measured in the kernel (%%clock64 / %%globaltimer, median of the CTAs of "
-        "the last launch; cuBLASLt cannot be instrumented)\n",
+        "at the clock measured in the kernel (%%clock64 / %%globaltimer, median of the CTAs, "
+        "each sample at its own clock, median over the samples; cuBLASLt cannot be "
+        "instrumented)\n",
         s.name().c_str(), dev_.name.c_str(),
         ref_ ? ("cuBLASLt: the best of " + std::to_string(ref_->candidates) + " algorithms (#" +
                 std::to_string(ref_->algorithm) + ")")
@@ -173,10 +195,8 @@ class gemm_bench {
         peak_);
     {
       table t = make_table();
-      if (ref_) add_line(t, "cuBLASLt", 0, ref_->m, "reference", std::nullopt, peer_tflops());
-      for (const auto& r : rows_)
-        add_line(t, r.kernel(), r.ctas, r.m, r.checked ? (r.check.ok() ? "ok" : "WRONG") : "-",
-                 r.kernel_mhz, peer_tflops());
+      if (ref_) add_line(t, "cuBLASLt", nullptr, ref_->m, peer_tflops());
+      for (const auto& r : rows_) add_line(t, r.kernel(), &r, r.m, peer_tflops());
       t.print();
     }
     if (const gemm_row* b = best_of_sweep())
@@ -190,22 +210,18 @@ class gemm_bench {
     std::printf(
         "head-to-head: %zu rounds, each contestant once per round, the first place "
         "rotating (measure_interleaved)\n",
-        h2h_.front().samples.size());
+        h2h_.front().m.samples.size());
     table t = make_table();
-    const double peer = h2h_peer_tflops();
-    for (std::size_t j = 0; j < h2h_.size(); ++j) {
-      const bool row = j < h2h_rows_.size();
-      add_line(t, row ? rows_[h2h_rows_[j]].kernel() : "cuBLASLt",
-               row ? rows_[h2h_rows_[j]].ctas : 0, h2h_[j], row ? "ok" : "reference",
-               row ? h2h_clock_[j] : std::nullopt, peer);
-    }
+    const double peer = h2h_peer_ ? h2h_peer_->tflop_per_s() : 0;
+    for (const auto& r : h2h_) add_line(t, r.kernel(), &r, r.m, peer);
+    if (h2h_peer_) add_line(t, "cuBLASLt", nullptr, *h2h_peer_, peer);
     t.print();
-    if (const auto* b = best_of_h2h())
+    if (const gemm_row* b = best_of_h2h())
       std::printf(
-          "head-to-head best: %s, %.3f x cuBLASLt (median over the rounds of the "
-          "paired ratio; %.3f x from the two medians)\n",
-          b->params.at("kernel").as_string().c_str(), paired_ratio(*b).value_or(0),
-          peer > 0 ? b->tflop_per_s() / peer : 0.0);
+          "head-to-head best: %s, %.3f x cuBLASLt (median over the rounds of the paired "
+          "ratio; %.3f x from the two medians)\n",
+          b->kernel().c_str(), paired_ratio(*b).value_or(0),
+          peer > 0 ? b->m.tflop_per_s() / peer : 0.0);
   }
 
   /// The measurements into `res`; the headline keys gemm.bf16.<size>.* into `sum` (the size is
@@ -216,7 +232,8 @@ class gemm_bench {
         "gemm.bf16." + (s.m == s.n && s.n == s.k ? std::to_string(s.m) : s.name());
     if (ref_) res.add(ref_->m);
     for (const auto& r : rows_) res.add(r.m);
-    for (const auto& m : h2h_) res.add(m);
+    for (const auto& r : h2h_) res.add(r.m);
+    if (h2h_peer_) res.add(*h2h_peer_);
     json& ex = res.extra("gemm")[s.name()];
     if (const auto o = overlap()) sum.set(key + ".overlap_vs_max", o->ratio);
     if (const gemm_row* b = best_of_sweep()) {
@@ -225,19 +242,16 @@ class gemm_bench {
       sum.set(key + ".sweep_tflops", b->m.tflop_per_s());
       if (ref_) sum.set(key + ".sweep_vs_cublas", b->m.tflop_per_s() / ref_->m.tflop_per_s());
     }
-    if (const auto* b = best_of_h2h()) {
-      const std::size_t j = std::size_t(b - h2h_.data());
-      ex["best_kernel"] = b->params.at("kernel");
-      ex["head_to_head_rounds"] = double(b->samples.size());
-      sum.set(key + ".tflops", b->tflop_per_s());
-      if (h2h_clock_[j]) {
-        sum.set(key + ".kernel_clock_mhz", *h2h_clock_[j]);
-        sum.set(key + ".fraction_of_peak", fraction_of_peak(b->tflop_per_s(), *h2h_clock_[j]));
-      }
+    if (const gemm_row* b = best_of_h2h()) {
+      ex["best_kernel"] = b->kernel();
+      ex["head_to_head_rounds"] = double(b->m.samples.size());
+      sum.set(key + ".tflops", b->m.tflop_per_s());
+      if (b->kernel_mhz) sum.set(key + ".kernel_clock_mhz", *b->kernel_mhz);
+      if (b->kernel_fraction) sum.set(key + ".fraction_of_peak", *b->kernel_fraction);
       if (const auto p = paired_ratio(*b)) {
         sum.set(key + ".vs_cublas", *p);
-        sum.set(key + ".vs_cublas_of_medians", b->tflop_per_s() / h2h_peer_tflops());
-        sum.set(key + ".cublas_tflops", h2h_peer_tflops());
+        sum.set(key + ".vs_cublas_of_medians", b->m.tflop_per_s() / h2h_peer_->tflop_per_s());
+        sum.set(key + ".cublas_tflops", h2h_peer_->tflop_per_s());
       }
     }
   }
@@ -248,18 +262,40 @@ class gemm_bench {
     double copy, compute, both, ratio;
   };
 
-  void read_clock(gemm_row& r) const {
-    const auto recs = r.records ? r.records() : std::vector<region_record>{};
-    r.kernel_mhz = clock_mhz_of(recs);
+  work gemm_work() const {
+    return work::flop_count(pr_.shape.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)");
+  }
+  /// After each sample: the clock of its (last) launch, from the kernel's records. `r` must
+  /// stay where it is while the hook is in use.
+  static std::function<void(const launch_context&)> clock_hook(gemm_row& r) {
+    return [&r](const launch_context&) {
+      const auto recs = r.records ? r.records() : std::vector<region_record>{};
+      if (recs.size() != r.ctas) ++r.incomplete;
+      r.clock_mhz.push_back(clock_mhz_of(recs).value_or(std::nan("")));
+    };
+  }
+  /// The row's clock and fraction of peak from its per-sample clocks; params and flags.
+  void finish_clock(gemm_row& r) const {
+    std::vector<double> mhz, frac;
+    for (std::size_t k = 0; k < std::min(r.clock_mhz.size(), r.m.samples.size()); ++k)
+      if (std::isfinite(r.clock_mhz[k]) && r.m.samples[k] > 0) {
+        mhz.push_back(r.clock_mhz[k]);
+        frac.push_back(fraction_of_peak(pr_.shape.flops() / r.m.samples[k] * 1e-12, mhz.back()));
+      }
+    r.kernel_mhz.reset();
     r.kernel_fraction.reset();
-    if (r.kernel_mhz) r.kernel_fraction = fraction_of_peak(r.m.tflop_per_s(), *r.kernel_mhz);
+    if (!mhz.empty()) {
+      r.kernel_mhz = median(mhz);
+      r.kernel_fraction = median(frac);
+    }
     r.m.with_param("kernel_clock_mhz", r.kernel_mhz)
         .with_param("fraction_of_peak_kernel_clock", r.kernel_fraction);
-    if (r.records && recs.size() != r.ctas)
-      r.m.flags.push_back({"kernel_clock_records", std::to_string(recs.size()) +
-                                                       " clock records for " +
-                                                       std::to_string(r.ctas) +
-                                                       " CTAs: the in-kernel clock is incomplete"});
+    if (r.records && r.incomplete > 0)
+      r.m.flags.push_back(
+          {"kernel_clock_records", std::to_string(r.incomplete) + " of " +
+                                       std::to_string(r.m.samples.size()) +
+                                       " samples had fewer than " + std::to_string(r.ctas) +
+                                       " clock records: the in-kernel clock is incomplete"});
     if (r.kernel_fraction && *r.kernel_fraction > 1.01)
       r.m.flags.push_back(
           {"above_tensor_peak",
@@ -267,34 +303,32 @@ class gemm_bench {
                fmt(*r.kernel_mhz, 0) + " MHz: the FLOP or the clock are miscounted"});
   }
   double peer_tflops() const { return ref_ ? ref_->m.tflop_per_s() : 0; }
-  double h2h_peer_tflops() const {
-    return ref_ && h2h_.size() > h2h_rows_.size() ? h2h_.back().tflop_per_s() : 0;
-  }
+  /// The fastest correct full row of the sweep.
   const gemm_row* best_of_sweep() const {
     const gemm_row* b = nullptr;
     for (const auto& r : rows_)
-      if (r.checked && (!b || r.m.tflop_per_s() > b->m.tflop_per_s())) b = &r;
+      if (r.checked && r.check.ok() && (!b || r.m.tflop_per_s() > b->m.tflop_per_s())) b = &r;
     return b;
   }
   /// The head-to-head's best row: by the paired ratio where cuBLASLt ran, else by TFLOP/s.
-  const measurement* best_of_h2h() const {
-    const measurement* b = nullptr;
-    const auto score = [&](const measurement& m) {
-      return paired_ratio(m).value_or(m.tflop_per_s());
+  const gemm_row* best_of_h2h() const {
+    const gemm_row* b = nullptr;
+    const auto score = [&](const gemm_row& r) {
+      return paired_ratio(r).value_or(r.m.tflop_per_s());
     };
-    for (std::size_t j = 0; j < h2h_rows_.size(); ++j)
-      if (!b || score(h2h_[j]) > score(*b)) b = &h2h_[j];
+    for (const auto& r : h2h_)
+      if (!b || score(r) > score(*b)) b = &r;
     return b;
   }
   /// Median over the rounds of cuBLASLt's time / the row's time (same round).
-  std::optional<double> paired_ratio(const measurement& m) const {
-    if (!ref_ || h2h_.size() <= h2h_rows_.size()) return std::nullopt;
-    const auto& p = h2h_.back().samples;
-    std::vector<double> q;
-    for (std::size_t k = 0; k < std::min(p.size(), m.samples.size()); ++k)
-      if (m.samples[k] > 0) q.push_back(p[k] / m.samples[k]);
-    if (q.empty()) return std::nullopt;
-    return median(q);
+  std::optional<double> paired_ratio(const gemm_row& r) const {
+    if (!h2h_peer_) return std::nullopt;
+    const auto &p = h2h_peer_->samples, &q = r.m.samples;
+    std::vector<double> x;
+    for (std::size_t k = 0; k < std::min(p.size(), q.size()); ++k)
+      if (q[k] > 0) x.push_back(p[k] / q[k]);
+    if (x.empty()) return std::nullopt;
+    return median(x);
   }
   std::optional<overlap_t> overlap() const {
     for (const auto& full : rows_) {
@@ -315,15 +349,19 @@ class gemm_bench {
     return table({"kernel", "CTAs", "ms", "TFLOP/s", "x cuBLASLt", "x peak (NVML clock)",
                   "NVML MHz", "x peak (kernel clock)", "kernel MHz", "output"});
   }
-  void add_line(table& t, const std::string& k, unsigned ctas, const measurement& m,
-                const std::string& ok, std::optional<double> kernel_mhz, double peer) const {
+  /// One line; `r` null for cuBLASLt (no in-kernel clock, the reference).
+  void add_line(table& t, const std::string& k, const gemm_row* r, const measurement& m,
+                double peer) const {
     const double clk = m.env.median_sm_clock_mhz().value_or(0);
-    t.add_row({k, ctas ? std::to_string(ctas) : "-", fmt(m.seconds() * 1e3, 3),
+    const bool in_kernel = r && r->kernel_mhz && r->kernel_fraction;
+    const std::string ok = !r           ? "reference"
+                           : r->checked ? (r->check.ok() ? "ok" : "WRONG")
+                                        : std::string("-");
+    t.add_row({k, r ? std::to_string(r->ctas) : "-", fmt(m.seconds() * 1e3, 3),
                fmt(m.tflop_per_s(), 1), peer > 0 ? fmt(m.tflop_per_s() / peer, 3) : "-",
                clk > 0 ? fmt(fraction_of_peak(m.tflop_per_s(), clk), 3) : "-",
-               clk > 0 ? fmt(clk, 0) : "-",
-               kernel_mhz ? fmt(fraction_of_peak(m.tflop_per_s(), *kernel_mhz), 3) : "-",
-               kernel_mhz ? fmt(*kernel_mhz, 0) : "-", ok});
+               clk > 0 ? fmt(clk, 0) : "-", in_kernel ? fmt(*r->kernel_fraction, 3) : "-",
+               in_kernel ? fmt(*r->kernel_mhz, 0) : "-", ok});
   }
 
   const device_info& dev_;
@@ -333,9 +371,8 @@ class gemm_bench {
   std::optional<cublaslt_gemm> peer_;
   std::optional<cublaslt_gemm::result> ref_;
   std::vector<gemm_row> rows_;
-  std::vector<std::size_t> h2h_rows_;  ///< which rows the head-to-head measured, in its order
-  std::vector<measurement> h2h_;       ///< those rows, then cuBLASLt (if it ran)
-  std::vector<std::optional<double>> h2h_clock_;
+  std::vector<gemm_row> h2h_;            ///< the head-to-head's rows, in its order
+  std::optional<measurement> h2h_peer_;  ///< cuBLASLt in the head-to-head
 };
 
 }  // namespace cuprobe::experiments

@@ -17,7 +17,8 @@
 // in eight different chunks, so the stores are free of bank conflicts.
 // Steps for each sub-tile s: the leader (thread 0 of the warpgroup) waits until the TMA store
 // that last read buffer s % Buffers has read it (bulk wait_group_read<Buffers - 1>: at most
-// the Buffers - 1 later stores still pending), a named barrier of the warpgroup's 128 threads,
+// the Buffers - 1 later stores still pending; the rotation continues across calls through
+// `first`), a named barrier of the warpgroup's 128 threads,
 // the stmatrix, fence.proxy.async.shared::cta (generic writes before the async proxy's read),
 // the barrier again, then the leader's tensor_store of the box at (n0 + 64 s, m0) and its
 // commit. Buffers = N / 64 keeps the whole tile resident (no waits inside a tile); Buffers = 2
@@ -84,15 +85,20 @@ struct tma_store_epilogue {
   }
 
   /// The warpgroup's 64 x N accumulator -> the box of `map` at rows m0.., columns n0.., through
-  /// `buf` (smem_bytes, 1024-byte aligned). Every thread of the warpgroup calls it.
+  /// `buf` (smem_bytes, 1024-byte aligned). Every thread of the warpgroup calls it. `first`:
+  /// sub-tile s goes through buffer (first + s) % Buffers; calls that share `buf` must continue
+  /// the rotation (pass the count of sub-tiles stored through it before), or a buffer may be
+  /// rewritten while a store still reads it: 0 always works when Buffers divides N / 64.
   __device__ static void store(const ptx::wgmma::accumulator<ptx::wgmma::f32, N>& acc, void* buf,
-                               const CUtensorMap* map, int m0, int n0, std::uint32_t barrier_id) {
+                               const CUtensorMap* map, int m0, int n0, std::uint32_t barrier_id,
+                               int first = 0) {
     const unsigned t = threadIdx.x % 128u, warp = t / 32u, lane = t % 32u;
     const bool leader = t == 0;
     const std::uint32_t base = ptx::smem_address(buf);
 #pragma unroll
     for (int s = 0; s < subtiles; ++s) {
-      const std::uint32_t b = base + std::uint32_t(s % Buffers) * subtile_bytes;
+      const int k = (first + s) % Buffers;
+      const std::uint32_t b = base + std::uint32_t(k) * subtile_bytes;
       if (leader) ptx::bulk::wait_group_read<Buffers - 1>();
       ptx::named_barrier_sync(barrier_id, 128);
 #pragma unroll
@@ -106,8 +112,7 @@ struct tma_store_epilogue {
       ptx::fence_proxy_async_shared_cta();
       ptx::named_barrier_sync(barrier_id, 128);
       if (leader) {
-        ptx::bulk::tensor_store(map, static_cast<char*>(buf) + (s % Buffers) * subtile_bytes,
-                                n0 + 64 * s, m0);
+        ptx::bulk::tensor_store(map, static_cast<char*>(buf) + k * subtile_bytes, n0 + 64 * s, m0);
         ptx::bulk::commit_group();
       }
     }

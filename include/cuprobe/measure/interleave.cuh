@@ -22,7 +22,9 @@
 // rule decides on the rounds (a fixed rule of N gives every contestant N samples). The warm-up
 // runs `warmup` launches of each contestant, in the same alternation. With flush_l2 the L2 is
 // flushed before every contestant's sample. CUDA graphs are not offered (graph = true is
-// refused): every contestant is launched as it is.
+// refused): every contestant is launched as it is. A contestant's `after` runs after each of its
+// samples, outside the timed region (examples/gemm reads each launch's in-kernel clock there, so
+// that every sample has its own clock).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -37,16 +39,22 @@
 
 namespace cuprobe {
 
-/// One of the launches measure_interleaved() alternates: what measure() takes, by name.
+/// One of the launches measure_interleaved() alternates: what measure() takes, by name, and
+/// optionally what to do after each of its samples.
 struct contestant {
   std::string name;
   std::function<void(const launch_context&)> launch;  ///< enqueue one launch on ctx.stream
   work declared;
-  contestant(std::string n, std::function<void(const launch_context&)> f, work w = {})
-      : name(std::move(n)), launch(std::move(f)), declared(std::move(w)) {}
+  /// Called after each timed sample (not in the warm-up), once its launches have finished and
+  /// outside the timed region: to read what the kernel recorded about that sample (its clock).
+  std::function<void(const launch_context&)> after;
+  contestant(std::string n, std::function<void(const launch_context&)> f, work w = {},
+             std::function<void(const launch_context&)> then = {})
+      : name(std::move(n)), launch(std::move(f)), declared(std::move(w)), after(std::move(then)) {}
   /// A callable that takes a cudaStream_t, as measure() accepts.
-  contestant(std::string n, std::function<void(cudaStream_t)> f, work w = {})
-      : name(std::move(n)), declared(std::move(w)) {
+  contestant(std::string n, std::function<void(cudaStream_t)> f, work w = {},
+             std::function<void(const launch_context&)> then = {})
+      : name(std::move(n)), declared(std::move(w)), after(std::move(then)) {
     if (f) launch = [g = std::move(f)](const launch_context& c) { g(c.stream); };
   }
 };
@@ -97,15 +105,17 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
       const std::size_t c = (k + j) % n;
       detail::in_phase(cs[c].name, "sample " + std::to_string(k), [&] {
         if (flush) (*rd.flush)(s);
+        const launch_context ctx{s, k, (k * batch) % opt.rotations, false};
         timer.start();
         for (std::size_t b = 0; b < batch; ++b)
           cs[c].launch(launch_context{s, k, (k * batch + b) % opt.rotations, false});
         timer.stop();
         CUPROBE_CHECK_LAUNCH("the measured callable");
-        const double t = timer.seconds();
+        const double t = timer.seconds();  // waits for the stop event: the launches are done
         accumulated += t;
         round += t;
         out[c].samples.push_back(t / double(batch) / double(opt.iterations));
+        if (cs[c].after) cs[c].after(ctx);
       });
       if (opt.sample_clocks && rd.probe.available()) {
         if (auto mhz = rd.probe.sm_clock_mhz()) out[c].env.sm_clock_mhz.push_back(*mhz);
