@@ -3,6 +3,7 @@
 //   auto s = cuprobe::summarize({1.0, 2.0, 4.0});   // min 1, median 2, mean 2.33, max 4 ...
 //   double p90 = s.percentile(90);                   // linear interpolation between ranks
 //   double m = cuprobe::median({3.0, 1.0, 2.0});     // 2: the same rule as summarize()
+//   auto lv = cuprobe::split_levels({1.39, 1.39, 1.56, 1.62});  // low {0, 1}, high {2, 3}
 //
 // Percentiles interpolate linearly between closest ranks (p = q/100 x (n-1), the "type 7"
 // estimator of R and NumPy's default), so the median of an even count is the mean of the two
@@ -98,6 +99,23 @@ inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, d
   }
   if (b.empty()) return {lo, lo, 0, above.size() / total};
   return {lo, hi, double(b.size()) / double(v.size()), above.size() / total};
+}
+
+/// The two levels of a series taken while a card changed state (a step in power or clock):
+/// which indices of `series` lie below the midpoint of its smallest and largest value (`low`)
+/// and which not (`high`). Empty (no step) when max / min - 1 is at most `min_step`.
+struct two_levels {
+  std::vector<std::size_t> low, high;
+  bool stepped() const { return !low.empty() && !high.empty(); }
+};
+inline two_levels split_levels(const std::vector<double>& series, double min_step = 0.05) {
+  two_levels r;
+  if (series.empty()) return r;
+  const auto [mn, mx] = std::minmax_element(series.begin(), series.end());
+  if (!(*mn > 0) || *mx / *mn - 1 <= min_step) return r;
+  const double mid = (*mn + *mx) / 2;
+  for (std::size_t i = 0; i < series.size(); ++i) (series[i] < mid ? r.low : r.high).push_back(i);
+  return r;
 }
 
 }  // namespace cuprobe

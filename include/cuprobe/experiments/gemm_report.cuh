@@ -34,7 +34,11 @@
 //   state in the middle of the rounds (at 8192^3 every contestant went from 1.34-1.37 ms to
 //   1.55-1.61 ms at round 10 of 20 on GPU-f25198a4), and then the two medians fall on
 //   different sides of the change (1.049 x from medians against 0.992 x paired in that run).
-//   The sweep's own ratio stays in the summary as sweep_vs_cublas.
+//   The sweep's own ratio stays in the summary as sweep_vs_cublas. When cuBLASLt's times step
+//   (split_levels: max / min above 1.05, split at the midpoint), the ratio over the fast rounds
+//   and over the slow ones is printed, kept (vs_cublas_fast_rounds, vs_cublas_slow_rounds,
+//   fast_rounds) and flagged on every row of the head-to-head (power_state_step): under a
+//   sustained power cap the ranking can differ from a burst's.
 // - Overlap: time(full) / max(time(copy only), time(compute only)) for the configuration whose
 //   three variants were all added (the first such).
 #pragma once
@@ -176,6 +180,16 @@ class gemm_bench {
     if (ref_) {
       h2h_peer_ = ms.back();
       h2h_peer_->with_param("algorithm", ref_->algorithm);
+      if (const auto lv = h2h_levels(); lv.stepped())  // every contestant saw the step
+        for (auto& r : h2h_)
+          r.m.flags.push_back({"power_state_step",
+                               "the card stepped during the head-to-head (cuBLASLt from " +
+                                   fmt(1e3 * h2h_peer_->stats.min, 3) + " to " +
+                                   fmt(1e3 * h2h_peer_->stats.max, 3) +
+                                   " ms): " + std::to_string(lv.low.size()) + " fast rounds at " +
+                                   fmt(paired_ratio(r, &lv.low).value_or(0), 3) + " x cuBLASLt, " +
+                                   std::to_string(lv.high.size()) + " slow rounds at " +
+                                   fmt(paired_ratio(r, &lv.high).value_or(0), 3) + " x"});
     }
   }
 
@@ -216,12 +230,20 @@ class gemm_bench {
     for (const auto& r : h2h_) add_line(t, r.kernel(), &r, r.m, peer);
     if (h2h_peer_) add_line(t, "cuBLASLt", nullptr, *h2h_peer_, peer);
     t.print();
-    if (const gemm_row* b = best_of_h2h())
+    const gemm_row* b = best_of_h2h();
+    if (!b) return;
+    std::printf(
+        "head-to-head best: %s, %.3f x cuBLASLt (median over the rounds of the paired "
+        "ratio; %.3f x from the two medians)\n",
+        b->kernel().c_str(), paired_ratio(*b).value_or(0),
+        peer > 0 ? b->m.tflop_per_s() / peer : 0.0);
+    if (const auto lv = h2h_levels(); lv.stepped())
       std::printf(
-          "head-to-head best: %s, %.3f x cuBLASLt (median over the rounds of the paired "
-          "ratio; %.3f x from the two medians)\n",
-          b->kernel().c_str(), paired_ratio(*b).value_or(0),
-          peer > 0 ? b->m.tflop_per_s() / peer : 0.0);
+          "  the card stepped during the rounds (cuBLASLt %.3f .. %.3f ms): %zu fast rounds "
+          "%.3f x, %zu slow rounds %.3f x\n",
+          1e3 * h2h_peer_->stats.min, 1e3 * h2h_peer_->stats.max, lv.low.size(),
+          paired_ratio(*b, &lv.low).value_or(0), lv.high.size(),
+          paired_ratio(*b, &lv.high).value_or(0));
   }
 
   /// The measurements into `res`; the headline keys gemm.bf16.<size>.* into `sum` (the size is
@@ -248,6 +270,11 @@ class gemm_bench {
       sum.set(key + ".tflops", b->m.tflop_per_s());
       if (b->kernel_mhz) sum.set(key + ".kernel_clock_mhz", *b->kernel_mhz);
       if (b->kernel_fraction) sum.set(key + ".fraction_of_peak", *b->kernel_fraction);
+      if (const auto lv = h2h_levels(); lv.stepped()) {
+        sum.set(key + ".vs_cublas_fast_rounds", paired_ratio(*b, &lv.low).value_or(0));
+        sum.set(key + ".vs_cublas_slow_rounds", paired_ratio(*b, &lv.high).value_or(0));
+        sum.set(key + ".fast_rounds", double(lv.low.size()));
+      }
       if (const auto p = paired_ratio(*b)) {
         sum.set(key + ".vs_cublas", *p);
         sum.set(key + ".vs_cublas_of_medians", b->m.tflop_per_s() / h2h_peer_->tflop_per_s());
@@ -320,15 +347,23 @@ class gemm_bench {
       if (!b || score(r) > score(*b)) b = &r;
     return b;
   }
-  /// Median over the rounds of cuBLASLt's time / the row's time (same round).
-  std::optional<double> paired_ratio(const gemm_row& r) const {
+  /// Median over the rounds (all, or those listed) of cuBLASLt's time / the row's time in
+  /// the same round.
+  std::optional<double> paired_ratio(const gemm_row& r,
+                                     const std::vector<std::size_t>* rounds = nullptr) const {
     if (!h2h_peer_) return std::nullopt;
     const auto &p = h2h_peer_->samples, &q = r.m.samples;
     std::vector<double> x;
-    for (std::size_t k = 0; k < std::min(p.size(), q.size()); ++k)
-      if (q[k] > 0) x.push_back(p[k] / q[k]);
+    const std::size_t n = std::min(p.size(), q.size());
+    for (std::size_t k = 0; k < n; ++k)
+      if (q[k] > 0 && (!rounds || std::count(rounds->begin(), rounds->end(), k)))
+        x.push_back(p[k] / q[k]);
     if (x.empty()) return std::nullopt;
     return median(x);
+  }
+  /// The rounds before and after a step in cuBLASLt's time (the card changed power state).
+  two_levels h2h_levels() const {
+    return h2h_peer_ ? split_levels(h2h_peer_->samples) : two_levels{};
   }
   std::optional<overlap_t> overlap() const {
     for (const auto& full : rows_) {
