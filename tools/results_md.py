@@ -66,7 +66,10 @@ UNITS = {
     **{f"gemm.bf16.{n}.{m}": u for n in ("4096", "8192", "8192x8192x2048")
        for m, u in (("vs_cublas", "ratio"), ("tflops", "TFLOP/s"), ("cublas_tflops", "TFLOP/s"),
                     ("overlap_vs_max", "ratio"), ("kernel_clock_mhz", "MHz"),
-                    ("fraction_of_peak", "of peak"))},
+                    ("fraction_of_peak", "of peak"), ("sweep_tflops", "TFLOP/s"),
+                    ("sweep_vs_cublas", "ratio"), ("vs_cublas_of_medians", "ratio"),
+                    ("vs_cublas_fast_rounds", "ratio"), ("vs_cublas_slow_rounds", "ratio"),
+                    ("fast_rounds", "rounds"))},
 }
 
 
