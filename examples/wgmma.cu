@@ -6,7 +6,8 @@
 //
 //   build/h200/examples/wgmma --json wgmma.json --summary wgmma_summary.json
 //   --small: a quick run (also what compute-sanitizer runs); --quick: fewer points;
-//   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run
+//   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
+//   --rest-ms 0: no rested section (bf16, tf32, e4m3 first, each after 2 s of idle GPU)
 //
 // The experiments are experiments/wgmma.cuh (one point) and experiments/wgmma_suite.cuh (which
 // points, the headline); the kernel is gen/wgmma.cuh. docs/wgmma.md ("Benchmarks") says what
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
          cuprobe::cli_option::number("--sustained-ms",
                                      "length of a sustained launch (0: none; else >= 500)", 0,
                                      60000, 600),
+         cuprobe::cli_option::number("--rest-ms",
+                                     "idle GPU before each rested point (0: no rested section)", 0,
+                                     60000, 2000),
          cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     ex::wgmma_suite_options o;
     o.setting = cli.small                        ? ex::wgmma_setting::small
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
     o.sustained_samples = cli.samples(3, 2);
     o.short_ms = cli.small ? 0.2 : cli.get_number("--short-ms");
     o.sustained_ms = cli.get_number("--sustained-ms");
+    o.rest_ms = cli.get_number("--rest-ms");
     o.validate();  // before any CUDA call: a refused option never reaches the GPU
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
@@ -112,6 +117,10 @@ int main(int argc, char** argv) {
     key("wgmma.bf16.sustained.random", s.find("sustained", "bf16.m64n256k16.ss", true));
     key("wgmma.tf32", s.find("sizes", "tf32.m64n256k8.ss"));
     key("wgmma.e4m3", s.find("sizes", "e4m3.m64n256k32.ss"));
+    // The rested section: each a short run after rest_ms of idle GPU, first in the program.
+    key("wgmma.bf16.rested", s.find("rested", "bf16.m64n256k16.ss"));
+    key("wgmma.tf32.rested", s.find("rested", "tf32.m64n256k8.ss"));
+    key("wgmma.e4m3.rested", s.find("rested", "e4m3.m64n256k32.ss"));
     key("wgmma.bf16.sparse", s.find("sparse", "bf16.m64n256k32.ss.sp"));
     if (sp) sum.set("wgmma.bf16.sparse_vs_dense", *sp);
     cuprobe::json& x = res.extra("wgmma");

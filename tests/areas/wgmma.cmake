@@ -283,6 +283,7 @@ if(COMMAND cuprobe_example_refusal AND CUPROBE_BUILD_EXAMPLES)
                         "full_range;--full is 2, outside its range;--full;2"
                         "sustained_range;--sustained-ms is -1, outside its range;--sustained-ms;-1"
                         "sustained_short;sustained_ms must be 0 \\(none\\) or 500;--sustained-ms;100"
+                        "rest_range;--rest-ms is -5, outside its range;--rest-ms;-5"
                         "summary_unwritable;--summary.*/no/such/dir/s.json;--summary;/no/such/dir/s.json")
     list(POP_FRONT case suffix expect)
     cuprobe_example_refusal(wgmma ${suffix} "${expect}" ${case})

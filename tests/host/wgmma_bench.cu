@@ -222,6 +222,11 @@ TEST_CASE("options are refused with a sentence before anything runs") {
   s.short_ms = 5000;
   CHECK_THROWS_WITH_AS(s.validate(), doctest::Contains("short_ms must be"), cuprobe::error);
   s.short_ms = 7;
+  s.rest_ms = -1;
+  CHECK_THROWS_WITH_AS(s.validate(), doctest::Contains("rest_ms must be 0 .. 60000"),
+                       cuprobe::error);
+  s.rest_ms = 0;  // no rested section
+  s.validate();
   s.samples = 0;
   CHECK_THROWS_AS(s.validate(), cuprobe::error);
 }

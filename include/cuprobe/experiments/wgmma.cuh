@@ -14,13 +14,16 @@
 // `warpgroups` warpgroups, each issuing back-to-back MMAs into its own accumulator (the
 // configuration's Group and Depth say how many are in flight); loop trips chosen so a launch
 // lasts about target_ms at the peak and the device's maximum clock (longer at a lower clock or
-// below peak). Launches are event-timed by the runner (median of the samples). Beside every
-// figure: the launch length, the SM clock measured in the kernel (each block's %clock64 cycles
-// over its %globaltimer nanoseconds, median over the blocks of the last timed launch) and NVML's
-// (read on the host while each launch runs: SM clock, power, temperature, clock event reasons,
-// every nvml_interval_ms for long launches). FLOP/clk/SM = FLOP per SM / the %clock64 cycles its
-// block ran (median over the blocks of the last timed launch: rate and clock from the same
-// launch), and at NVML's clock FLOP / (seconds x clock x SMs); the fraction of peak divides by
+// below peak). Launches are event-timed by the runner (median of the samples; through
+// measure_interleaved with one contestant, whose `after` hook reads the blocks' records after
+// every sample). Beside every figure: the launch length, the SM clock measured in the kernel
+// (each block's %clock64 cycles over its %globaltimer nanoseconds, median over the blocks of one
+// launch; the figure is the median over the samples of each sample's clock) and NVML's (read
+// on the host while each launch runs: SM clock, power, temperature, clock event reasons, every
+// nvml_interval_ms for long launches). FLOP/clk/SM = FLOP per SM / the %clock64 cycles its block
+// ran (median over the blocks of one launch: rate and clock from the same launch; the figure is
+// the median over the samples), and at NVML's clock FLOP / (seconds x clock x SMs); the
+// fraction of peak divides by
 // model::tensor_peak_table
 // (4096 dense bf16/f16, 2048 tf32, 8192 fp8, x2 sparse). loop_flop_per_clk_per_sm is the same
 // from the cycles of the MMA loop alone (no launch, operand fill or epilogue).
@@ -48,6 +51,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -58,6 +62,7 @@
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/gen/wgmma.cuh"
+#include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/nvml.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/model/peak.cuh"
@@ -153,10 +158,12 @@ struct wgmma_throughput_result {
   double mmas_per_warpgroup = 0;
   double run_ms = 0;  ///< median launch length (events)
   double tflops = 0;
-  gen::wgmma_run_clock clock;  ///< in-kernel, of the last timed launch
+  /// In-kernel: the last timed launch's (validation uses it), except median_mhz, which is the
+  /// median over the samples of each sample's median_mhz.
+  gen::wgmma_run_clock clock;
   wgmma_nvml_during nvml;
   std::optional<double> nvml_clock_mhz;  ///< median NVML SM clock while the launches ran
-  double flop_per_clk_per_sm = 0;  ///< FLOP per SM / %clock64 cycles of the last launch's blocks
+  double flop_per_clk_per_sm = 0;        ///< median over the samples of FLOP per SM / block cycles
   std::optional<double> flop_per_clk_per_sm_nvml;
   double loop_flop_per_clk_per_sm = 0;  ///< FLOP per SM / cycles of the MMA loop
   std::optional<double> peak_flop_per_clk;
@@ -364,10 +371,19 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
                                       (c.sparse ? " (K of the sparse instruction)" : "") +
                                       "; ops = MMAs of every warpgroup of every SM");
   run.sums.poison();
-  r.m = measure("wgmma.throughput." + r.config, launch, w, o.run);
+  std::vector<gen::wgmma_run_clock> per_sample;  // each sample's launch, read after it
+  const std::string name = "wgmma.throughput." + r.config;
+  r.m = measure_interleaved(
+      name,
+      {contestant(name, std::function<void(const launch_context&)>(launch), w,
+                  [&](const launch_context&) {
+                    per_sample.push_back(gen::analyse_wgmma_records(run.records.to_host()));
+                  })},
+      o.run)[0];
   r.m.with_launch(launch_shape{dim3(grid), dim3(run.block), run.smem}).with_kernel(r.kernel);
 
-  r.clock = gen::analyse_wgmma_records(run.records.to_host());
+  r.clock =
+      per_sample.empty() ? gen::analyse_wgmma_records(run.records.to_host()) : per_sample.back();
   run.check_timed(r.check, r.clock);
   r.run_ms = r.m.seconds() * 1e3;
   r.tflops = r.m.tflop_per_s();
@@ -378,7 +394,18 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
   // during the run without mixing launches (the event median and the last launch's clock came
   // from different launches, and gave up to 102 % of the peak on the H200 as the clock fell
   // from launch to launch).
-  r.flop_per_clk_per_sm = flops / sms / r.clock.median_block_cycles;
+  // Each sample's rate at its own clock, then the medians over the samples.
+  if (!per_sample.empty()) {
+    std::vector<double> mhz, fpc;
+    for (const auto& c : per_sample) {
+      mhz.push_back(c.median_mhz);
+      fpc.push_back(flops / sms / c.median_block_cycles);
+    }
+    r.clock.median_mhz = median(mhz);
+    r.flop_per_clk_per_sm = median(fpc);
+  } else {
+    r.flop_per_clk_per_sm = flops / sms / r.clock.median_block_cycles;
+  }
   if (r.nvml_clock_mhz)
     r.flop_per_clk_per_sm_nvml = flops / (r.m.seconds() * *r.nvml_clock_mhz * 1e6 * sms);
   r.loop_flop_per_clk_per_sm = flops / sms / r.clock.median_loop_cycles;

@@ -10,6 +10,11 @@
 //   100 * *h.fraction_of_peak, h.clock.median_mhz);
 //
 // Sections, in the order they run (every point validated; each in `points` with its section):
+//   rested     bf16, tf32 and e4m3 at N = 256 SS, zero operands, 2 warpgroups per SM, 4 MMAs per
+//              group and wait_group<1>, each after `rest_ms` of idle GPU (default 2 s): the
+//              short run on a card that has not been heating, the state in which the issue's
+//              anchors were measured (one process per figure). First, before anything heats
+//              the card; not in the small setting, none with rest_ms = 0
 //   latency    one warpgroup, one MMA then wait_group<0>: bf16 at N = 64, 128, 256 and the
 //              other types at N = 256, SS (bf16 also RS and sparse)
 //   in_flight  bf16 m64n256k16 SS, zero operands: MMAs per group x wait_group depth (1/0, 1/1,
@@ -28,9 +33,12 @@
 // whose warpgroups exceed the configuration's maximum (RS with N > 192: 2) run at that maximum.
 #pragma once
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -46,6 +54,7 @@ struct wgmma_suite_options {
   double sustained_ms = 600.0;  ///< the sustained launches (0: none)
   std::size_t samples = 10;     ///< per point (the sustained ones: sustained_samples)
   std::size_t sustained_samples = 3;
+  double rest_ms = 2000;  ///< idle before each point of the rested section (0: no such section)
   run_options run = run_options::fixed(2, 10);  ///< the base: warm-up, profile, ...
 
   void validate() const {
@@ -56,6 +65,8 @@ struct wgmma_suite_options {
             "wgmma_suite: sustained_ms must be 0 (none) or 500 .. 60000 (a sustained run lasts "
             "at least half a second), got " +
                 std::to_string(sustained_ms));
+    require(std::isfinite(rest_ms) && rest_ms >= 0 && rest_ms <= 60000,
+            "wgmma_suite: rest_ms must be 0 .. 60000, got " + std::to_string(rest_ms));
     require(samples >= 1 && samples <= 1000 && sustained_samples >= 1 && sustained_samples <= 100,
             "wgmma_suite: samples must be 1 .. 1000 and sustained_samples 1 .. 100");
     validate_options(run, "wgmma_suite");
@@ -174,6 +185,19 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
   detail::wgmma_suite_run<std::remove_reference_t<Progress>> run{dev, o, progress, s};
   const bool small = o.setting == wgmma_setting::small, quick = o.setting == wgmma_setting::quick;
 
+  // rested: each point after rest_ms of idle GPU, before anything else has heated the card
+  if (!small && o.rest_ms > 0) {
+    const auto rested = [&](auto tag) {
+      using A = decltype(tag);
+      CUPROBE_CHECK(cudaDeviceSynchronize());
+      std::this_thread::sleep_for(std::chrono::microseconds(std::int64_t(o.rest_ms * 1e3)));
+      run.template point<wgmma_bench<A, 256>>("rested", 2, false);
+    };
+    rested(wg::bf16{});
+    rested(wg::tf32{});
+    rested(wg::e4m3{});
+  }
+
   // latency
   run.template latency<wg::bf16, 256>();
   if (!small) {
@@ -187,7 +211,8 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
     run.template latency<wg::e5m2, 256>();
   }
 
-  // in_flight: the headline's sweep
+  // in_flight: the headline's sweep (the headline is chosen among these points only)
+  const std::size_t first_in_flight = s.points.size();
   const std::vector<unsigned> wgs = small   ? std::vector<unsigned>{1}
                                     : quick ? std::vector<unsigned>{1, 2}
                                             : std::vector<unsigned>{1, 2, 3};
@@ -205,7 +230,8 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
   auto score = [](const wgmma_throughput_result& r) {
     return r.check.ok ? r.fraction_of_peak.value_or(r.tflops) : -1.0;
   };
-  for (std::size_t i = 0; i < s.points.size(); ++i)
+  s.headline = first_in_flight;
+  for (std::size_t i = first_in_flight; i < s.points.size(); ++i)
     if (score(s.points[i].r) > score(s.points[s.headline].r)) s.headline = i;
   s.warpgroups = s.points[s.headline].r.warpgroups;
   const unsigned w = s.warpgroups;
