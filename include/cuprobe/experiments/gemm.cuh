@@ -84,13 +84,16 @@ struct gemm_problem {
   }
 };
 
+/// What one GEMM of shape `s` does: 2 M N K FLOP.
+inline work gemm_work(const gemm_shape& s) {
+  return work::flop_count(s.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)");
+}
+
 /// A GEMM launch timed through the runner: 2 M N K FLOP per launch.
 template <class Launch>
 measurement measure_gemm(const std::string& name, const gemm_problem& p, Launch&& launch,
                          const run_options& run) {
-  auto m = measure(name, std::forward<Launch>(launch),
-                   work::flop_count(p.shape.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)"),
-                   run);
+  auto m = measure(name, std::forward<Launch>(launch), gemm_work(p.shape), run);
   m.with_param("m", p.shape.m).with_param("n", p.shape.n).with_param("k", p.shape.k);
   return m;
 }

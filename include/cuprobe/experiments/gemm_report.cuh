@@ -289,9 +289,7 @@ class gemm_bench {
     double copy, compute, both, ratio;
   };
 
-  work gemm_work() const {
-    return work::flop_count(pr_.shape.flops(), 1, "2 M N K per GEMM (bf16, fp32 accumulate)");
-  }
+  work gemm_work() const { return experiments::gemm_work(pr_.shape); }
   /// After each sample: the clock of its (last) launch, from the kernel's records. `r` must
   /// stay where it is while the hook is in use.
   static std::function<void(const launch_context&)> clock_hook(gemm_row& r) {

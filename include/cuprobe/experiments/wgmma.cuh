@@ -390,11 +390,10 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
   r.nvml_clock_mhz = wgmma_nvml_during::median_of(r.nvml.sm_clock_mhz);
   if (!r.nvml_clock_mhz) r.nvml_clock_mhz = r.m.env.median_sm_clock_mhz();
   const double sms = double(dev.sm_count);
-  // FLOP per SM cycle from the cycles %clock64 counted in the same launch: the clock seen
-  // during the run without mixing launches (the event median and the last launch's clock came
-  // from different launches, and gave up to 102 % of the peak on the H200 as the clock fell
+  // FLOP per SM cycle from the cycles %clock64 counted in each sample's own launch, then the
+  // median over the samples: rate and clock never from different launches (the event median
+  // beside the last launch's clock gave up to 102 % of the peak on the H200 as the clock fell
   // from launch to launch).
-  // Each sample's rate at its own clock, then the medians over the samples.
   if (!per_sample.empty()) {
     std::vector<double> mhz, fpc;
     for (const auto& c : per_sample) {
