@@ -216,8 +216,9 @@ CUPROBE_GPU_TEST_CASE("measure_interleaved(): rotating rounds, per-contestant sa
     CHECK(m.params.at("interleaved").as_integer() == 2);
     REQUIRE(m.launch_floor_s);
   }
-  CHECK(ms[1].seconds() / ms[0].seconds() == doctest::Approx(2.0).epsilon(0.1));
-  CHECK(ms[0].seconds() == doctest::Approx(1e-3).epsilon(0.1));
+  // Timing: skipped, visibly, under compute-sanitizer (which slows the launches themselves).
+  CUPROBE_TIMING_CHECK(ms[1].seconds() / ms[0].seconds() == doctest::Approx(2.0).epsilon(0.1));
+  CUPROBE_TIMING_CHECK(ms[0].seconds() == doctest::Approx(1e-3).epsilon(0.1));
   // Warm-up rounds 0, 1 then sample rounds 0, 1, 2: round k starts with contestant k mod 2.
   REQUIRE(count.to_host()[0] == 10);
   const auto l = log.to_host();
