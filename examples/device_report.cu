@@ -95,9 +95,9 @@ double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
   return mhz;
 }
 
-/// The tensor-core line (sm_90): bf16 m64n256k16 SS wgmma, zero operands, ~7 ms launches, the
-/// better of 1 and 2 warpgroups per SM, at the clock measured in the kernel (examples/wgmma has
-/// the sweeps, the sustained run and the other types).
+/// The tensor-core line (sm_90): bf16 m64n256k16 SS wgmma, zero operands, ~7 ms launches after
+/// 100 ms of idle GPU each, the better of 1 and 2 warpgroups per SM, at the clock measured in the
+/// kernel (examples/wgmma has the sweeps, the sustained run and the other types).
 void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
                    cuprobe::summary_file& sum, cuprobe::results& res) {
   namespace ex = cuprobe::experiments;
@@ -115,6 +115,7 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
     o.run = cli.run_options();
     o.run.warmup = 1;
     o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 3));
+    o.run.rest_ms = cli.small ? 0 : 100;  // rested samples, as examples/wgmma's short points
     auto r = ex::wgmma_throughput<C>(d, o);
     cuprobe::require(r.check.ok, "wgmma validation failed: " + r.check.message);
     res.add(r.m);
@@ -122,9 +123,10 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
   }
   std::printf(
       "WGMMA bf16          %.1f TFLOP/s = %.1f %% of peak at the in-kernel clock %.0f MHz "
-      "(m64n256k16 SS, zero operands, %u warpgroup(s)/SM, %.1f ms launches)\n",
+      "(m64n256k16 SS, zero operands, %u warpgroup(s)/SM, %.1f ms launches, each after %.0f ms "
+      "idle)\n",
       best->tflops, 100 * best->fraction_of_peak.value_or(0), best->clock.median_mhz,
-      best->warpgroups, best->run_ms);
+      best->warpgroups, best->run_ms, best->m.options.rest_ms);
   sum.set("tensor.bf16.tflops", best->tflops);
   if (best->fraction_of_peak) sum.set("tensor.bf16.fraction_of_peak", *best->fraction_of_peak);
   sum.set("tensor.bf16.clock_mhz", best->clock.median_mhz);

@@ -2,12 +2,14 @@
 // measured during every run. One warpgroup's MMA latency; throughput over all SMs against the
 // MMAs in flight and the warpgroups per SM; every N, SS against RS and each input type; zero
 // against random operands (power drawn); 2:4 sparse against dense; and a sustained run
-// (>= 0.5 s per launch) beside the ~7 ms one.
+// (>= 0.5 s per launch) beside the ~7 ms one. Every ~7 ms sample follows 100 ms of idle GPU (a
+// run on a rested card, as the peers' one-process-per-figure runs); back_to_back shows the same
+// points without the rests.
 //
 //   build/h200/examples/wgmma --json wgmma.json --summary wgmma_summary.json
 //   --small: a quick run (also what compute-sanitizer runs); --quick: fewer points;
 //   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
-//   --rest-ms 0: no rested section (bf16, tf32, e4m3 first, each after 2 s of idle GPU)
+//   --rest-ms 0: no idle GPU before the samples (every point back to back)
 //
 // The experiments are experiments/wgmma.cuh (one point) and experiments/wgmma_suite.cuh (which
 // points, the headline); the kernel is gen/wgmma.cuh. docs/wgmma.md ("Benchmarks") says what
@@ -30,9 +32,8 @@ int main(int argc, char** argv) {
          cuprobe::cli_option::number("--sustained-ms",
                                      "length of a sustained launch (0: none; else >= 500)", 0,
                                      60000, 600),
-         cuprobe::cli_option::number("--rest-ms",
-                                     "idle GPU before each rested point (0: no rested section)", 0,
-                                     60000, 2000),
+         cuprobe::cli_option::number(
+             "--rest-ms", "idle GPU before each sample of a short point (0: none)", 0, 60000, 100),
          cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     ex::wgmma_suite_options o;
     o.setting = cli.small                        ? ex::wgmma_setting::small
@@ -82,7 +83,13 @@ int main(int argc, char** argv) {
                  r.check.ok ? "yes" : "NO: " + r.check.message});
       res.add(r.m).with_param("section", p.section);
     }
-    std::printf("\nthroughput, one block per SM (clock: in the kernel; NVML: read during it):\n");
+    std::printf(
+        "\nthroughput, one block per SM (clock: in the kernel; NVML: read during it); %s:\n",
+        o.rest_ms > 0 && !cli.small
+            ? (fmt(o.rest_ms, 0) + " ms of idle GPU before each sample but back_to_back and "
+                                   "sustained")
+                  .c_str()
+            : "no rests");
     t.print();
 
     const auto& h = s.points[s.headline].r;
@@ -117,10 +124,10 @@ int main(int argc, char** argv) {
     key("wgmma.bf16.sustained.random", s.find("sustained", "bf16.m64n256k16.ss", true));
     key("wgmma.tf32", s.find("sizes", "tf32.m64n256k8.ss"));
     key("wgmma.e4m3", s.find("sizes", "e4m3.m64n256k32.ss"));
-    // The rested section: each a short run after rest_ms of idle GPU, first in the program.
-    key("wgmma.bf16.rested", s.find("rested", "bf16.m64n256k16.ss"));
-    key("wgmma.tf32.rested", s.find("rested", "tf32.m64n256k8.ss"));
-    key("wgmma.e4m3.rested", s.find("rested", "e4m3.m64n256k32.ss"));
+    // The same short runs without the rests before their samples (the card heated).
+    key("wgmma.bf16.back_to_back", s.find("back_to_back", "bf16.m64n256k16.ss"));
+    key("wgmma.tf32.back_to_back", s.find("back_to_back", "tf32.m64n256k8.ss"));
+    key("wgmma.e4m3.back_to_back", s.find("back_to_back", "e4m3.m64n256k32.ss"));
     key("wgmma.bf16.sparse", s.find("sparse", "bf16.m64n256k32.ss.sp"));
     if (sp) sum.set("wgmma.bf16.sparse_vs_dense", *sp);
     cuprobe::json& x = res.extra("wgmma");

@@ -35,9 +35,6 @@ TARGETS = {  # key: (comparison, value, source)
     "wgmma.bf16.tflops": (">=", 966, "issue 13"),
     "wgmma.tf32.tflops": (">=", 480, "issue 13"),
     "wgmma.e4m3.tflops": (">=", 1900, "issue 13"),
-    "wgmma.bf16.rested.tflops": (">=", 966, "issue 13, rested"),
-    "wgmma.tf32.rested.tflops": (">=", 480, "issue 13, rested"),
-    "wgmma.e4m3.rested.tflops": (">=", 1900, "issue 13, rested"),
     "gemm.bf16.8192.vs_cublas": (">=", 1.0, "issue 13"),
     "gemm.bf16.4096.vs_cublas": (">=", 1.0, "issue 13"),
 }
@@ -45,7 +42,8 @@ UNITS = {
     # wgmma (examples/wgmma --summary wgmma_summary.json, merged below) and device_report's line
     **{f"wgmma.{k}.{m}": u for k in ("bf16", "bf16.zero", "bf16.random", "bf16.sustained",
                                      "bf16.sustained.random", "tf32", "e4m3", "bf16.sparse",
-                                     "bf16.rested", "tf32.rested", "e4m3.rested")
+                                     "bf16.back_to_back", "tf32.back_to_back",
+                                     "e4m3.back_to_back")
        for m, u in (("tflops", "TFLOP/s"), ("clock_mhz", "MHz"), ("run_ms", "ms"),
                     ("power_w", "W"))},
     "wgmma.bf16.fraction_of_peak": "of peak", "wgmma.clock_mhz": "MHz",

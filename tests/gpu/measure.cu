@@ -49,6 +49,11 @@ double chain_cycles() {
   return t.analyse().cycles.median;
 }
 
+/// Launch i writes its start time (%globaltimer, ns) at stamps[i].
+__global__ void stamp(std::uint64_t* stamps, unsigned* count) {
+  stamps[atomicAdd(count, 1u)] = cuprobe::ptx::globaltimer();
+}
+
 __global__ void count_calls(unsigned* counter, unsigned rotation, unsigned* seen) {
   if (counter) atomicAdd(counter, 1u);
   if (seen) atomicOr(seen, 1u << rotation);
@@ -224,6 +229,47 @@ CUPROBE_GPU_TEST_CASE("measure_interleaved(): rotating rounds, per-contestant sa
   const auto l = log.to_host();
   const std::vector<unsigned> want = {0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
   CHECK(std::vector<unsigned>(l.begin(), l.begin() + 10) == want);
+}
+
+CUPROBE_GPU_TEST_CASE("run_options::rest_ms: the GPU idles before every sample, not the warm-up") {
+  cuprobe::device_buffer<std::uint64_t> t(16);
+  cuprobe::device_buffer<unsigned> count(1);
+  t.zero();
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.stop = cuprobe::stopping_rule::fixed(3);
+  o.rest_ms = 30;
+  const auto launch = [&](cudaStream_t s) { stamp<<<1, 1, 0, s>>>(t.data(), count.data()); };
+  // The gaps between launch starts (%globaltimer): the warm-up back to back, then >= 30 ms
+  // before each sample (a lower bound: sleeping longer is allowed, also under the sanitizer).
+  const auto gaps_ms = [&](unsigned expected) {
+    REQUIRE(count.to_host()[0] == expected);
+    const auto h = t.to_host();
+    std::vector<double> g;
+    for (unsigned i = 1; i < expected; ++i) g.push_back((h[i] - h[i - 1]) * 1e-6);
+    count.zero();
+    return g;
+  };
+  count.zero();
+  const auto m = cuprobe::measure("rested", launch, {}, o);
+  CHECK(m.options.rest_ms == 30);
+  CHECK(m.samples.size() == 3);
+  CHECK(m.wall_s >= 0.09);
+  auto g = gaps_ms(5);  // warm-up 0, 1, samples 0, 1, 2
+  for (std::size_t i = 1; i < g.size(); ++i) CHECK(g[i] >= 30.0);
+  CUPROBE_TIMING_CHECK(g[0] < 30.0);         // the warm-up launches do not rest
+  CUPROBE_TIMING_CHECK(m.seconds() < 5e-3);  // the rest is outside the timed region
+
+  // measure_interleaved: each contestant's sample after its own rest.
+  const auto ms = cuprobe::measure_interleaved("rested.h2h", {{"a", launch}, {"b", launch}}, o);
+  REQUIRE(ms.size() == 2);
+  g = gaps_ms(2 * 2 + 2 * 3);
+  for (std::size_t i = 3; i < g.size(); ++i) CHECK(g[i] >= 30.0);  // before launches 4 .. 9
+  for (const auto& x : ms) CUPROBE_TIMING_CHECK(x.seconds() < 5e-3);
+
+  o.rest_ms = -1;
+  CHECK_THROWS_WITH_AS(cuprobe::measure("bad", launch, {}, o), doctest::Contains("rest_ms is -1"),
+                       cuprobe::error);
 }
 
 CUPROBE_GPU_TEST_CASE("measure(): in-kernel iterations divide the sample; adaptive rule stops") {

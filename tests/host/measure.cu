@@ -157,6 +157,15 @@ TEST_CASE("stopping rule and run options: absurd values are refused, naming the 
   o.batch = std::size_t(1) << 21;
   CHECK(bad_opt(o).find("run_options.batch") != std::string::npos);
   o = ok;
+  o.rest_ms = -1;
+  CHECK(bad_opt(o).find("run_options.rest_ms is -1") != std::string::npos);
+  o.rest_ms = std::nan("");
+  CHECK(bad_opt(o).find("run_options.rest_ms is nan") != std::string::npos);
+  o.rest_ms = 60001;
+  CHECK(bad_opt(o).find("it must be 0 .. 60000 ms") != std::string::npos);
+  o.rest_ms = 100;
+  CHECK(bad_opt(o).empty());
+  o = ok;
   o.rotations = 0;
   CHECK(bad_opt(o).find("run_options.rotations") != std::string::npos);
   o = ok;

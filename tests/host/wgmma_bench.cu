@@ -225,7 +225,7 @@ TEST_CASE("options are refused with a sentence before anything runs") {
   s.rest_ms = -1;
   CHECK_THROWS_WITH_AS(s.validate(), doctest::Contains("rest_ms must be 0 .. 60000"),
                        cuprobe::error);
-  s.rest_ms = 0;  // no rested section
+  s.rest_ms = 0;  // samples back to back
   s.validate();
   s.samples = 0;
   CHECK_THROWS_AS(s.validate(), cuprobe::error);

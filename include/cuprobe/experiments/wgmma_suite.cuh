@@ -9,12 +9,13 @@
 //   operands, best in flight std::printf("%.1f TFLOP/s, %.1f %% of peak at %.0f MHz\n", h.tflops,
 //   100 * *h.fraction_of_peak, h.clock.median_mhz);
 //
+// Every short point (all but the sustained ones) takes rested samples: run_options::rest_ms =
+// `rest_ms` (100 ms) of idle GPU before each timed launch, so that each sample is a ~7 ms run on
+// a card that has not been heating, the state in which the issue's anchors were measured (one
+// process per figure), whatever ran before it. Back to back, the H200 keeps its tensor-load clock
+// for ~40 ms and then lowers it by 30-120 MHz (docs/wgmma.md, "Rested samples"): the
+// back_to_back section shows that state, the sustained section the state of a long run.
 // Sections, in the order they run (every point validated; each in `points` with its section):
-//   rested     bf16, tf32 and e4m3 at N = 256 SS, zero operands, 2 warpgroups per SM, 4 MMAs per
-//              group and wait_group<1>, each after `rest_ms` of idle GPU (default 2 s): the
-//              short run on a card that has not been heating, the state in which the issue's
-//              anchors were measured (one process per figure). First, before anything heats
-//              the card; not in the small setting, none with rest_ms = 0
 //   latency    one warpgroup, one MMA then wait_group<0>: bf16 at N = 64, 128, 256 and the
 //              other types at N = 256, SS (bf16 also RS and sparse)
 //   in_flight  bf16 m64n256k16 SS, zero operands: MMAs per group x wait_group depth (1/0, 1/1,
@@ -23,22 +24,23 @@
 //              warpgroups per SM (`warpgroups`) are used by every later section
 //   sizes      every type at N = 64, 128, 256, SS and RS, zero operands, 4 MMAs per group and
 //              wait_group<1> (the CUTLASS main loop's discipline); full: bf16 at every N 8..256
-//   operands   every type at N = 256 SS (and bf16 RS), zero then random operands, back to back
-//   sparse     every type at N = 256 SS (bf16 also 64, 128), 2:4 sparse A, zero operands; bf16
+//   operands   every type at N = 256 SS (and bf16 RS), zero then random operands, one after the
+//   other sparse     every type at N = 256 SS (bf16 also 64, 128), 2:4 sparse A, zero operands;
+//   bf16
 //              also random. sparse_vs_dense() divides by the dense point of `sizes`
+//   back_to_back  bf16, tf32 and e4m3 at N = 256 SS, zero operands, samples without rests (the
+//              clock after ~40 ms of tensor load); not in the small setting
 //   sustained  bf16 m64n256k16 SS, zero then random, sustained_ms launches (>= 0.5 s)
 // Settings: small (compute-sanitizer: N = 256 SS only, bf16, tf32 and e4m3 in sizes, bf16
-// elsewhere, one in-flight point, 0.2 ms launches, no sustained run), quick (in flight: 1/0, 4/1
-// and 4/no wait x 1, 2 warpgroups; fewer samples), standard, full (sizes: bf16 at every N). Points
-// whose warpgroups exceed the configuration's maximum (RS with N > 192: 2) run at that maximum.
+// elsewhere, one in-flight point, 0.2 ms launches, no rests, no sustained run), quick (in flight:
+// 1/0, 4/1 and 4/no wait x 1, 2 warpgroups; fewer samples), standard, full (sizes: bf16 at every
+// N). Points whose warpgroups exceed the configuration's maximum (RS with N > 192: 2) run at that
+// maximum.
 #pragma once
 
-#include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -54,7 +56,9 @@ struct wgmma_suite_options {
   double sustained_ms = 600.0;  ///< the sustained launches (0: none)
   std::size_t samples = 10;     ///< per point (the sustained ones: sustained_samples)
   std::size_t sustained_samples = 3;
-  double rest_ms = 2000;  ///< idle before each point of the rested section (0: no such section)
+  /// Idle GPU before each timed sample of the short points (run_options::rest_ms; 0: back to
+  /// back). 50 ms was the least that kept every sample at the rested clock on the H200.
+  double rest_ms = 100;
   run_options run = run_options::fixed(2, 10);  ///< the base: warm-up, profile, ...
 
   void validate() const {
@@ -146,7 +150,8 @@ struct wgmma_suite_run {
   wgmma_suite_result& s;
 
   template <class C>
-  void point(const std::string& section, unsigned warpgroups, bool random, bool sustained = false) {
+  void point(const std::string& section, unsigned warpgroups, bool random, bool sustained = false,
+             bool rested = true) {
     wgmma_throughput_options t;
     t.warpgroups = std::min<unsigned>(warpgroups, unsigned(C::max_warpgroups));
     t.random = random;
@@ -154,6 +159,7 @@ struct wgmma_suite_run {
     t.run = o.run;
     t.run.stop = stopping_rule::fixed(sustained ? o.sustained_samples : o.samples);
     if (sustained) t.run.warmup = std::min<std::size_t>(t.run.warmup, 1);
+    t.run.rest_ms = sustained || !rested || o.setting == wgmma_setting::small ? 0 : o.rest_ms;
     progress(section + ": " + C::name() + ", " + std::to_string(t.warpgroups) + " warpgroup(s), " +
              C::in_flight() + (random ? ", random" : ", zero") + " operands");
     s.points.push_back(wgmma_point{section, wgmma_throughput<C>(dev, t)});
@@ -184,19 +190,6 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
   wgmma_suite_result s;
   detail::wgmma_suite_run<std::remove_reference_t<Progress>> run{dev, o, progress, s};
   const bool small = o.setting == wgmma_setting::small, quick = o.setting == wgmma_setting::quick;
-
-  // rested: each point after rest_ms of idle GPU, before anything else has heated the card
-  if (!small && o.rest_ms > 0) {
-    const auto rested = [&](auto tag) {
-      using A = decltype(tag);
-      CUPROBE_CHECK(cudaDeviceSynchronize());
-      std::this_thread::sleep_for(std::chrono::microseconds(std::int64_t(o.rest_ms * 1e3)));
-      run.template point<wgmma_bench<A, 256>>("rested", 2, false);
-    };
-    rested(wg::bf16{});
-    rested(wg::tf32{});
-    rested(wg::e4m3{});
-  }
 
   // latency
   run.template latency<wg::bf16, 256>();
@@ -276,6 +269,14 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
     run.template point<wgmma_bench<wg::bf16, 64, false, true>>("sparse", w, false);
     run.template point<wgmma_bench<wg::bf16, 128, false, true>>("sparse", w, false);
     run.template point<wgmma_bench<wg::bf16, 256, false, true>>("sparse", w, true);
+  }
+
+  // back_to_back: three points of `sizes` again, without rests, on the card the suite has been
+  // heating
+  if (!small) {
+    run.template point<wgmma_bench<wg::bf16, 256>>("back_to_back", w, false, false, false);
+    run.template point<wgmma_bench<wg::tf32, 256>>("back_to_back", w, false, false, false);
+    run.template point<wgmma_bench<wg::e4m3, 256>>("back_to_back", w, false, false, false);
   }
 
   // sustained

@@ -21,7 +21,8 @@
 // measurement holds its own samples and the NVML clock read after each of them; the stopping
 // rule decides on the rounds (a fixed rule of N gives every contestant N samples). The warm-up
 // runs `warmup` launches of each contestant, in the same alternation. With flush_l2 the L2 is
-// flushed before every contestant's sample. CUDA graphs are not offered (graph = true is
+// flushed before every contestant's sample, and with rest_ms every contestant's sample follows
+// its own rest. CUDA graphs are not offered (graph = true is
 // refused): every contestant is launched as it is. A contestant's `after` runs after each of its
 // samples, outside the timed region (examples/gemm reads each launch's in-kernel clock there, so
 // that every sample has its own clock).
@@ -104,6 +105,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t c = (k + j) % n;
       detail::in_phase(cs[c].name, "sample " + std::to_string(k), [&] {
+        detail::rest_before_sample(s, opt.rest_ms);
         if (flush) (*rd.flush)(s);
         const launch_context ctx{s, k, (k * batch) % opt.rotations, false};
         timer.start();
@@ -127,6 +129,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   run_options round_opt = opt;
   round_opt.flush_l2 = false;       // flushed per contestant above
   round_opt.sample_clocks = false;  // read per contestant above
+  round_opt.rest_ms = 0;            // rested per contestant above
   const measurement rounds =
       detail::run_protocol(rd, name, sample_unit::seconds, {}, round_opt, s, warm, take);
   for (auto& m : out) {

@@ -128,12 +128,18 @@ struct run_options {
   bool sample_clocks = true;      ///< read NVML's SM clock after every sample
   double noise_threshold = 0.05;  ///< "noisy" above this relative standard deviation; 0 .. 10
   std::optional<double> clock_mhz;  ///< clock for cycles <-> seconds; unset: NVML median
-  cudaStream_t stream = nullptr;    ///< nullptr: the runner uses a stream of its own
+  /// Idle time before each timed sample (not the warm-up), after the runner's stream has
+  /// drained: every sample then starts on a rested card. The H200 keeps its tensor-load clock
+  /// for ~40 ms of back-to-back launches, then lowers it (docs/measurement.md, "Rested
+  /// samples"); 0 .. 60000 ms. The stopping rule's wall time includes the rests.
+  double rest_ms = 0;
+  cudaStream_t stream = nullptr;  ///< nullptr: the runner uses a stream of its own
 
   static constexpr std::size_t max_warmup = 1'000'000;
   static constexpr std::size_t max_iterations = std::size_t(1) << 40;
   static constexpr std::size_t max_batch = std::size_t(1) << 20;
   static constexpr std::size_t max_rotations = std::size_t(1) << 16;
+  static constexpr double max_rest_ms = 60000;
 
   /// The defaults with `warmup` untimed calls and a fixed number of samples: what the
   /// experiments' option structs start from.

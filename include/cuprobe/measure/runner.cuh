@@ -30,11 +30,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -82,6 +84,9 @@ inline void validate_options(const run_options& o, const std::string& who) {
   require(!o.clock_mhz || (std::isfinite(*o.clock_mhz) && *o.clock_mhz > 0 && *o.clock_mhz < 1e5),
           w + "clock_mhz is " + (o.clock_mhz ? std::to_string(*o.clock_mhz) : std::string()) +
               "; it must be a positive SM clock in MHz (or unset: NVML's median)");
+  require(std::isfinite(o.rest_ms) && o.rest_ms >= 0 && o.rest_ms <= run_options::max_rest_ms,
+          w + "rest_ms is " + std::to_string(o.rest_ms) + "; it must be 0 .. " +
+              std::to_string(int(run_options::max_rest_ms)) + " ms of idle before each sample");
   o.stop.validate(who);
 }
 
@@ -112,6 +117,13 @@ struct runner_device {
     return *overhead;
   }
 };
+
+/// run_options::rest_ms: waits for `s` to drain, then sleeps `ms` (nothing when 0).
+inline void rest_before_sample(cudaStream_t s, double ms) {
+  if (ms <= 0) return;
+  CUPROBE_CHECK(cudaStreamSynchronize(s));
+  std::this_thread::sleep_for(std::chrono::microseconds(static_cast<std::int64_t>(ms * 1e3)));
+}
 
 /// Runs `f`; a cuprobe::error escaping it is rethrown naming the measurement and the phase.
 template <class F>
@@ -222,6 +234,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
     nvtx_range samples("samples", opt.nvtx);
     for (std::size_t k = 0;; ++k) {
       in_phase(m.name, "sample " + std::to_string(k), [&] {
+        rest_before_sample(s, opt.rest_ms);
         if (opt.flush_l2) {
           (*rd.flush)(s);
           if (unit != sample_unit::seconds) CUPROBE_CHECK(cudaStreamSynchronize(s));

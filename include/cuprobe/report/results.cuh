@@ -96,6 +96,7 @@ inline json to_json(const measurement& m) {
   o["timeout_s"] = m.options.stop.timeout_s;
   o["noise_threshold"] = m.options.noise_threshold;
   o["clock_mhz"] = m.options.clock_mhz;
+  o["rest_ms"] = m.options.rest_ms;
   b["options"] = o;
   b["unit"] = to_string(m.unit);
   b["samples"] = json::array_of(m.samples);
