@@ -9,28 +9,27 @@
 //   operands, best in flight std::printf("%.1f TFLOP/s, %.1f %% of peak at %.0f MHz\n", h.tflops,
 //   100 * *h.fraction_of_peak, h.clock.median_mhz);
 //
-// Every short point (all but the sustained ones) takes rested samples: run_options::rest_ms =
-// `rest_ms` (100 ms) of idle GPU before each timed launch, so that each sample is a ~7 ms run on
-// a card that has not been heating, the state in which the issue's anchors were measured (one
-// process per figure), whatever ran before it. Back to back, the H200 keeps its tensor-load clock
-// for ~40 ms and then lowers it by 30-120 MHz (docs/wgmma.md, "Rested samples"): the
-// back_to_back section shows that state, the sustained section the state of a long run.
+// Every short point (all but back_to_back and sustained) takes rested samples:
+// run_options::rest_ms = `rest_ms` (100 ms) of idle GPU before each timed launch, so that each
+// sample is a ~7 ms run on a card that has not been heating, the state in which the issue's
+// anchors were measured (one process per figure). Back to back, the H200 keeps its tensor-load
+// clock for ~40 ms and then lowers it by 15-120 MHz (docs/wgmma.md, "Rested samples").
 // Sections, in the order they run (every point validated; each in `points` with its section):
-//   latency    one warpgroup, one MMA then wait_group<0>: bf16 at N = 64, 128, 256 and the
-//              other types at N = 256, SS (bf16 also RS and sparse)
-//   in_flight  bf16 m64n256k16 SS, zero operands: MMAs per group x wait_group depth (1/0, 1/1,
-//              4/0, 4/1, 4/3, 4/no wait, 8/no wait) x warpgroups per SM (1, 2, 3). The headline
-//              is the point with the highest fraction of peak at the in-kernel clock; its
-//              warpgroups per SM (`warpgroups`) are used by every later section
-//   sizes      every type at N = 64, 128, 256, SS and RS, zero operands, 4 MMAs per group and
-//              wait_group<1> (the CUTLASS main loop's discipline); full: bf16 at every N 8..256
-//   operands   every type at N = 256 SS (and bf16 RS), zero then random operands, one after the
-//   other sparse     every type at N = 256 SS (bf16 also 64, 128), 2:4 sparse A, zero operands;
-//   bf16
-//              also random. sparse_vs_dense() divides by the dense point of `sizes`
-//   back_to_back  bf16, tf32 and e4m3 at N = 256 SS, zero operands, samples without rests (the
-//              clock after ~40 ms of tensor load); not in the small setting
-//   sustained  bf16 m64n256k16 SS, zero then random, sustained_ms launches (>= 0.5 s)
+//   latency       one warpgroup, one MMA then wait_group<0>: bf16 at N = 64, 128, 256 and the
+//                 other types at N = 256, SS (bf16 also RS and sparse)
+//   in_flight     bf16 m64n256k16 SS, zero operands: MMAs per group x wait_group depth (1/0,
+//                 1/1, 4/0, 4/1, 4/3, 4/no wait, 8/no wait) x warpgroups per SM (1, 2, 3). The
+//                 headline is the point with the highest fraction of peak at the in-kernel
+//                 clock; its warpgroups per SM (`warpgroups`) are used by every later section
+//   sizes         every type at N = 64, 128, 256, SS and RS, zero operands, 4 MMAs per group
+//                 and wait_group<1> (CUTLASS's main loop); full: bf16 at every N 8..256
+//   sparse        every type at N = 256 SS (bf16 also 64, 128), 2:4 sparse A, zero operands
+//                 (bf16 random after `operands`); sparse_vs_dense() divides by `sizes`
+//   operands      every type at N = 256 SS (and bf16 RS), zero then random operands: the
+//                 suite's first random operands, whose power lowers the clock of every later
+//                 point, rests or not, so no zero-operand comparison runs after them
+//   back_to_back  bf16, tf32 and e4m3 at N = 256 SS, zero operands, samples without rests
+//   sustained     bf16 m64n256k16 SS, zero then random, sustained_ms launches (>= 0.5 s)
 // Settings: small (compute-sanitizer: N = 256 SS only, bf16, tf32 and e4m3 in sizes, bf16
 // elsewhere, one in-flight point, 0.2 ms launches, no rests, no sustained run), quick (in flight:
 // 1/0, 4/1 and 4/no wait x 1, 2 warpgroups; fewer samples), standard, full (sizes: bf16 at every
@@ -247,7 +246,20 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
       run.template point<wgmma_bench<wg::bf16, N, true>>("sizes", w, false);
     });
 
-  // operands
+  // sparse (zero operands; the random one after the operands)
+  detail::for_each_wgmma_type([&](auto tag) {
+    using A = decltype(tag);
+    if (small && !std::is_same_v<A, wg::bf16>) return;
+    run.template point<wgmma_bench<A, 256, false, true>>("sparse", w, false);
+  });
+  if (!small) {
+    run.template point<wgmma_bench<wg::bf16, 64, false, true>>("sparse", w, false);
+    run.template point<wgmma_bench<wg::bf16, 128, false, true>>("sparse", w, false);
+  }
+
+  // operands: the first random operands of the suite. Their power leaves the card at a lower
+  // clock for the rest of the run, rests or not (H200: 1800 -> 1755 MHz, docs/wgmma.md), so
+  // every zero-operand section that is compared across points runs before them
   detail::for_each_wgmma_type([&](auto tag) {
     using A = decltype(tag);
     if (small && !std::is_same_v<A, wg::bf16>) return;
@@ -259,17 +271,7 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
     run.template point<wgmma_bench<wg::bf16, 256, true>>("operands", w, true);
   }
 
-  // sparse
-  detail::for_each_wgmma_type([&](auto tag) {
-    using A = decltype(tag);
-    if (small && !std::is_same_v<A, wg::bf16>) return;
-    run.template point<wgmma_bench<A, 256, false, true>>("sparse", w, false);
-  });
-  if (!small) {
-    run.template point<wgmma_bench<wg::bf16, 64, false, true>>("sparse", w, false);
-    run.template point<wgmma_bench<wg::bf16, 128, false, true>>("sparse", w, false);
-    run.template point<wgmma_bench<wg::bf16, 256, false, true>>("sparse", w, true);
-  }
+  if (!small) run.template point<wgmma_bench<wg::bf16, 256, false, true>>("sparse", w, true);
 
   // back_to_back: three points of `sizes` again, without rests, on the card the suite has been
   // heating

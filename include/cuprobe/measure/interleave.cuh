@@ -22,10 +22,10 @@
 // rule decides on the rounds (a fixed rule of N gives every contestant N samples). The warm-up
 // runs `warmup` launches of each contestant, in the same alternation. With flush_l2 the L2 is
 // flushed before every contestant's sample, and with rest_ms every contestant's sample follows
-// its own rest. CUDA graphs are not offered (graph = true is
-// refused): every contestant is launched as it is. A contestant's `after` runs after each of its
-// samples, outside the timed region (examples/gemm reads each launch's in-kernel clock there, so
-// that every sample has its own clock).
+// its own rest. CUDA graphs are not offered (graph = true is refused): every contestant is
+// launched as it is. A contestant's `after` runs after each of its samples, outside the timed
+// region (examples/gemm reads each launch's in-kernel clock there, so that every sample has its
+// own clock).
 #pragma once
 
 #include <cuda_runtime_api.h>
