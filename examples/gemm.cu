@@ -4,28 +4,14 @@
 //
 //   build/h200/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
 //
-// The kernel: a persistent grid (one CTA per SM, 384 threads) computing 128-row tiles of C in
-// the order of hopper/tile_scheduler.cuh. Warpgroup 0 is the producer: one thread issues the
-// TMA loads of each 64-deep K block (A 128 x 64, B N x 64, 128B swizzle) into a Stages-deep
-// ring of hopper/pipeline.cuh; with clusters of 2 or 4 along M the B tile is multicast (each
-// CTA loads its slice and sends it to all). Warpgroups 1 and 2 are consumers, in one of two
-// schedules (`schedule` below):
-// - cooperative: both on one 128 x 256 tile, 64 rows each (four wgmma m64n256k16 per K block),
-//   with an optional stream-K tail (hopper/stream_k.cuh) and consumer lag;
-// - ping-pong: each on its own 128 x N tile (two m64 halves, eight wgmma m64nNk16 per K block),
-//   taking turns (named barriers 4 and 5): one's epilogue runs under the other's MMAs. N = 192
-//   overhangs N = 8192 by 64 columns (TMA zero-fills the loads, clips the stores).
-// Each consumer keeps one K block of MMAs in flight (wait_group<1>), releases the stage before
-// last, then writes its tile through hopper/epilogue.cuh (stmatrix into swizzled shared memory,
-// TMA store). setmaxnreg gives the producer 40 registers and the consumers 232.
-// The SM clock of each launch is measured in the kernel: lane 0 of the first consumer warp
-// records %clock64 and %globaltimer at its start and after its last store (measure/
-// region_timer.cuh, warp scope, one record per CTA, no block-wide barrier: the producer runs
-// another loop); experiments/gemm_report.cuh reads them after every sample.
+// A persistent grid (one CTA of 384 threads per SM) of 128-row tiles. Warpgroup 0 issues the
+// TMA loads into a ring of hopper/pipeline.cuh (B multicast in clusters of 2 or 4); warpgroups
+// 1 and 2 run the wgmma, cooperative (both on one 128 x 256 tile, optional stream-K tail) or
+// ping-pong (each on its own 128 x 192 tile, one's epilogue under the other's MMAs), and store
+// C through TMA (hopper/epilogue.cuh). The kernel measures its own SM clock (region_timer).
 // Limits: M a multiple of 128 x cluster, N of 256 (cooperative) or 64 (ping-pong), K of 64
-// (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is about 235 lines; the
-// rest is the sweep of configurations and the report (experiments/gemm_report.cuh).
-#include <cuprobe/core/device_info.cuh>
+// (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is 205 lines; the rest is
+// the rows. docs/hopper-gemm.md explains the kernel and has the results.
 #include <cuprobe/experiments/gemm_report.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
@@ -35,12 +21,9 @@
 #include <cuprobe/hopper/tensor_map.cuh>
 #include <cuprobe/hopper/tile_scheduler.cuh>
 #include <cuprobe/measure/region_timer.cuh>
-#include <cuprobe/model/peak.cuh>
 #include <cuprobe/ptx/elect.cuh>
 #include <cuprobe/report/cli.cuh>
-#include <cuprobe/report/summary.cuh>
 
-#include <cstdio>
 #include <memory>
 
 namespace h = cuprobe::hopper;
@@ -80,7 +63,7 @@ __global__ void __launch_bounds__(384, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                 const __grid_constant__ CUtensorMap b_map,
                 const __grid_constant__ CUtensorMap c_map, h::stream_k_schedule sched,
-                h::split_k_fixup<S::bn> fixup, int lag, cuprobe::region_timer_view timer) {
+                h::split_k_fixup<S::bn> fixup, cuprobe::region_timer_view timer) {
   using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
   constexpr int BN = S::bn;
   constexpr std::uint32_t b_bytes = S::b_bytes;
@@ -147,12 +130,6 @@ __global__ void __launch_bounds__(384, 1)
     const auto slot = [&](int q) { return (q * Cluster + int(rank)) * 2 + int(c); };
     wg::accumulator<wg::f32, BN> acc[S::halves];
     auto st = pipe.consumer_start();
-    // lag > 0: consumer 1 starts `lag` K blocks after consumer 0 (named barrier 3), so that
-    // while one runs its epilogue the other's MMAs keep the tensor cores busy.
-    int total = 0;
-    for (int i = 0; i < items; ++i) total += sched.item(cl, i).k_end - sched.item(cl, i).k_begin;
-    const int lag_at = lag < total ? lag : total;
-    if (lag_at > 0 && c == 1) p::named_barrier_sync(3, 256);
     for (int i = 0, done = 0; i < items; ++i) {
       const h::work_item w = sched.item(cl, i);
       const h::tile t = sched.tiles.tile_of(w.unit, rank);
@@ -179,10 +156,7 @@ __global__ void __launch_bounds__(384, 1)
                   acc[hf], a_desc + ((st.stage * a_bytes + hf * 8192 + 32 * j) >> 4),
                   b_desc + ((st.stage * b_bytes + 32 * j) >> 4), kb > w.k_begin || j > 0);
           wg::commit_group();
-          if (c == 0 && done + 1 == lag_at) p::named_barrier_arrive(3, 256);
           wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
-        } else if (c == 0 && done + 1 == lag_at) {
-          p::named_barrier_arrive(3, 256);
         }
         if (V != variant::compute_only && kb > w.k_begin && releaser) pipe.release(prev);
         prev = st;
@@ -214,15 +188,6 @@ __global__ void __launch_bounds__(384, 1)
   if constexpr (Cluster > 1) p::cluster::sync();  // no CTA leaves while peers may still signal it
 }
 
-/// What a row sets besides the template parameters (stages, cluster size, epilogue buffers).
-struct options {
-  h::raster order = h::raster::grouped_m;
-  int group = 8;                          ///< unit rows per band (grouped_m only)
-  h::tail_mode tail = h::tail_mode::off;  ///< stream-K tail: off, on, or where it pays
-  int lag = 0;  ///< K blocks by which consumer 1 starts after consumer 0 (at most Stages)
-  h::l2_promotion_mode promote = h::l2_promotion_mode::b256;
-};
-
 /// One configuration of the kernel on one problem: tensor maps, scheduler, persistent launch.
 template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 struct gemm_launch {
@@ -233,8 +198,7 @@ struct gemm_launch {
   h::cluster_launch shape;
   cuprobe::device_buffer<float4> partials;  // the stream-K tail's workspace
   cuprobe::device_buffer<int> flags;
-  int lag;  // K blocks by which consumer 1 starts after consumer 0
-  gemm_launch(ex::gemm_problem& pr, const options& o, int max_ctas)
+  gemm_launch(ex::gemm_problem& pr, const ex::gemm_options& o, int max_ctas)
       : a(h::make_tensor_map(h::tensor_map_spec::matrix(pr.a.data(), pr.shape.m, pr.shape.k, BM, BK,
                                                         h::swizzle_mode::b128)
                                  .with_l2_promotion(o.promote))),
@@ -243,22 +207,15 @@ struct gemm_launch {
                                  .with_l2_promotion(o.promote))),
         c(h::make_tensor_map(h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
                                                         h::swizzle_mode::b128))),
-        timer(cuprobe::region_scope::warp, std::size_t(max_ctas) * (384 / 32)),
-        lag(o.lag) {
+        timer(cuprobe::region_scope::warp, std::size_t(max_ctas) * (384 / 32)) {
     const auto& s = pr.shape;
     // Ping-pong tiles may overhang N (TMA fills the loads with zeros and clips the stores).
     const int n_step = S::pingpong ? 64 : BN;
     cuprobe::require(s.m % (BM * Cluster) == 0 && s.n % n_step == 0 && s.k % BK == 0,
                      "gemm: " + s.name() + " is not a multiple of " + std::to_string(BM * Cluster) +
                          " x " + std::to_string(n_step) + " x " + std::to_string(BK));
-    cuprobe::require(!S::pingpong || (o.tail == h::tail_mode::off && o.lag == 0),
-                     "gemm: the ping-pong schedule has no stream-K tail and no consumer lag");
-    // Consumer 0 cannot refill a stage before consumer 1 has released it, and consumer 1 waits
-    // for consumer 0's `lag`-th K block: a lag above the ring's depth would never start.
-    cuprobe::require(o.lag >= 0 && o.lag <= Stages,
-                     "gemm: a consumer lag of " + std::to_string(o.lag) +
-                         " K blocks needs a ring of at least as many stages (this one has " +
-                         std::to_string(Stages) + ")");
+    cuprobe::require(!S::pingpong || o.tail == h::tail_mode::off,
+                     "gemm: the ping-pong schedule has no stream-K tail");
     const h::tile_scheduler tiles{s.m / BM, (s.n + BN - 1) / BN, o.order, o.group, Cluster};
     if (const char* why = tiles.problem()) throw cuprobe::error(std::string("gemm: ") + why);
     // Persistent: as many whole clusters as fit at once (not every GPC holds an even number
@@ -281,123 +238,63 @@ struct gemm_launch {
   void operator()(cudaStream_t s) {
     shape.stream = s;
     h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), c.get(),
-              sched, h::split_k_fixup<BN>{partials.data(), flags.data()}, lag, timer.view());
+              sched, h::split_k_fixup<BN>{partials.data(), flags.data()}, timer.view());
   }
 };
 
 template <int Stages, int Cluster, int EpiBuffers, variant V = variant::full, class S = cooperative>
-void run_config(ex::gemm_bench& bench, const options& o, int max_ctas) {
+void run_config(ex::gemm_bench& bench, const ex::gemm_options& o, int max_ctas) {
   auto l = std::make_shared<gemm_launch<Stages, Cluster, EpiBuffers, V, S>>(bench.problem(), o,
                                                                             max_ctas);
-  const std::string tail =
-      o.tail == h::tail_mode::on ? ", stream-K tail"
-      : o.tail == h::tail_mode::automatic
-          ? std::string(", stream-K tail auto (") + (l->sched.tail ? "on" : "off") + ")"
-          : "";
-  const std::string name =
-      (S::pingpong ? "ping-pong 128x" + std::to_string(S::bn) + ", " : std::string()) + "cluster " +
-      std::to_string(Cluster) + ", " + std::to_string(Stages) + " stages, " +
-      std::to_string(EpiBuffers) + " epilogue buffers, " + h::raster_name(o.order) +
-      (o.order == h::raster::grouped_m ? " " + std::to_string(o.group) : "") +
-      (o.promote == h::l2_promotion_mode::none ? ", no L2 promotion" : "") + tail +
-      (o.lag > 0 ? ", consumer lag " + std::to_string(o.lag) : "");
+  ex::gemm_kernel_config k{Stages, Cluster, EpiBuffers, S::pingpong, BM, S::bn, o};
+  k.tail_used = l->sched.tail;  // what the schedule chose (tail_mode::automatic)
   bench
       .add(
-          name, V, [l](cudaStream_t s) { (*l)(s); }, [l] { return l->timer.read(); },
+          k, V, [l](cudaStream_t s) { (*l)(s); }, [l] { return l->timer.read(); },
           l->shape.shape.grid.x)
-      .m.with_param("stages", Stages)
-      .with_param("cluster", Cluster)
-      .with_param("raster", h::raster_name(o.order))
-      .with_param("stream_k_tail", h::tail_mode_name(o.tail))
-      .with_param("stream_k_tail_used", l->sched.tail)
-      .with_param("consumer_lag", o.lag)
-      .with_param("schedule", S::pingpong ? "pingpong" : "cooperative")
-      .with_param("tile_n", S::bn)
-      .with_launch(l->shape.shape);
+      .m.with_launch(l->shape.shape);
+}
+
+/// The rows, on every problem: clusters of 2 (B multicast), 4 stages, 2 epilogue buffers unless
+/// the row says otherwise. Dropped rows, and why: docs/hopper-gemm.md.
+void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
+  // --small: 6 CTAs, so that the 512 x 512 x 1024 problem (8 tiles, 16 K blocks each) has a
+  // stream-K tail (3 clusters of 2 on 4 units: 1 wave, then one unit in 3 pieces; 6 clusters of
+  // 1 on 8 units: 2 units in 6).
+  const int ctas = cli.small ? 6 : b.device().sm_count;
+  using h::raster;
+  constexpr auto tail_on = h::tail_mode::on, tail_auto = h::tail_mode::automatic;
+  run_config<4, 2, 2>(b, {raster::grouped_m, 8}, ctas);
+  run_config<4, 2, 2>(b, {raster::grouped_m, 16}, ctas);
+  run_config<4, 2, 2>(b, {raster::grouped_m, 8, h::tail_mode::off, h::l2_promotion_mode::none},
+                      ctas);
+  run_config<4, 1, 2>(b, {raster::grouped_m, 16}, ctas);
+  // Clusters of 4 along M: B multicast to 4 CTAs, a quarter of the L2 reads of B per CTA,
+  // a higher clock under the power cap, but only 30 clusters (120 SMs) fit on the H200.
+  run_config<4, 4, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
+  // Ping-pong: each consumer its own 128 x N tile, one's epilogue under the other's MMAs.
+  using pp192 = schedule<192, true>;
+  run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
+  run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 16}, ctas);
+  run_config<5, 2, 1, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
+  // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
+  // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
+  run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);
+  run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
+  // Units along a generalised Hilbert curve (hopper/tile_scheduler.cuh).
+  run_config<4, 2, 2>(b, {raster::hilbert, 0, tail_auto}, ctas);
+  // --small (the GPU test, the sanitizer runs): the fix-up with clusters of 1 as well (its
+  // auto rows have no tail: 16 K blocks).
+  if (cli.small) run_config<4, 1, 2>(b, {raster::grouped_m, 16, tail_on}, ctas);
+  // The copy-only and compute-only twins of the first row.
+  run_config<4, 2, 2, variant::copy_only>(b, {raster::grouped_m, 8}, ctas);
+  run_config<4, 2, 2, variant::compute_only>(b, {raster::grouped_m, 8}, ctas);
 }
 
 int main(int argc, char** argv) {
+  // The command line, the problems, the head-to-head and the outputs: experiments/gemm_report.cuh.
   return cuprobe::guarded_main([&] {
-    const auto cli = cuprobe::cli::parse(
-        argc, argv, "gemm: bf16 GEMM from cuprobe's Hopper blocks vs cuBLASLt",
-        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here"),
-         cuprobe::cli_option::integer("--peer",
-                                      "1: run cuBLASLt beside (0: skip it; the check "
-                                      "then uses the fp64 samples only)",
-                                      0, 1, 1)});
-    const auto dev = cuprobe::device_info::query();
-    cuprobe::arch::check_kernel_image();
-    cuprobe::require(dev.cc_major == 9,
-                     "gemm: needs an sm_90a GPU (wgmma, TMA), found " + dev.name);
-    const auto peak = cuprobe::model::find_tensor_peak(dev.sm(), "bf16");
-    cuprobe::require(peak.has_value(), "gemm: no bf16 tensor peak is known for sm_" +
-                                           std::to_string(dev.sm()) + " (model/peak.cuh)");
-    const bool with_peer = cli.get_integer("--peer") == 1;
-    std::vector<ex::gemm_shape> shapes = {
-        {4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 2048}};
-    if (cli.quick) shapes = {{8192, 8192, 8192}};
-    if (cli.small) shapes = {{512, 512, 1024}};  // compute-sanitizer: 8 tiles, 16 K blocks each
-    auto run = cli.run_options();
-    run.warmup = 2;
-    run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
-    // The head-to-head: the three fastest rows and cuBLASLt in alternating rounds.
-    auto duel = run;
-    duel.stop = cuprobe::stopping_rule::fixed(cli.samples(20, 10));
-    // --small: 6 CTAs, so that the 512 x 512 problem has a stream-K tail (3 clusters of 2 on
-    // 4 units: 1 wave, then one unit in 3 pieces; 6 clusters of 1 on 8 units: 2 units in 6).
-    const int ctas = cli.small ? 6 : dev.sm_count;
-    cuprobe::results res(argc, argv);
-    cuprobe::summary_file sum(argc, argv, dev);
-    bool all_ok = true;
-    using h::raster;
-    constexpr auto tail_on = h::tail_mode::on, tail_auto = h::tail_mode::automatic;
-    for (const auto& s : shapes) {
-      std::fprintf(stderr, "gemm: %s\n", s.name().c_str());
-      ex::gemm_bench b(dev, s, run, with_peer, peak->flop_per_clock(false));
-      // Cluster 2 (B multicast), 4 stages, 2 epilogue buffers unless the row says otherwise.
-      // Dropped after the runs of docs/hopper-gemm.md, where they trailed at every shape:
-      // grouped_m 4, along_n, 3 stages with whole-tile epilogue buffers, cluster 1 with the
-      // tail, the lag rows at grouped_m 16, the lag rows of Hilbert order, ping-pong 128 x 128
-      // (5 stages) and ping-pong with clusters of 1.
-      run_config<4, 2, 2>(b, {raster::grouped_m, 8}, ctas);
-      run_config<4, 2, 2>(b, {raster::grouped_m, 16}, ctas);
-      run_config<4, 2, 2>(
-          b, {raster::grouped_m, 8, h::tail_mode::off, 0, h::l2_promotion_mode::none}, ctas);
-      run_config<4, 1, 2>(b, {raster::grouped_m, 16}, ctas);
-      // Clusters of 4 along M: B multicast to 4 CTAs, a quarter of the L2 reads of B per CTA,
-      // a higher clock under the power cap, but only 30 clusters (120 SMs) fit on the H200.
-      run_config<4, 4, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
-      // Ping-pong: each consumer its own 128 x N tile, one's epilogue under the other's MMAs.
-      using pp192 = schedule<192, true>;
-      run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
-      run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 16}, ctas);
-      run_config<5, 2, 1, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
-      // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
-      // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
-      run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);
-      run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_auto}, ctas);
-      // Consumer 1 2, 3 or 4 K blocks behind consumer 0 (one's epilogue under the other's
-      // MMAs); 4 is the most a 4-stage ring allows (gemm_launch refuses more).
-      for (int lag : {2, 3, 4})
-        run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_auto, lag}, ctas);
-      // Units along a generalised Hilbert curve (hopper/tile_scheduler.cuh).
-      run_config<4, 2, 2>(b, {raster::hilbert, 0, tail_auto}, ctas);
-      // --small (the GPU test, the sanitizer runs): the fix-up with clusters of 1 as well (its
-      // auto rows have no tail: 16 K blocks).
-      if (cli.small) run_config<4, 1, 2>(b, {raster::grouped_m, 16, tail_on}, ctas);
-      // The copy-only and compute-only twins of the first row.
-      run_config<4, 2, 2, variant::copy_only>(b, {raster::grouped_m, 8}, ctas);
-      run_config<4, 2, 2, variant::compute_only>(b, {raster::grouped_m, 8}, ctas);
-      b.head_to_head(3, duel);
-      b.print();
-      b.report(res, sum);
-      all_ok = all_ok && b.all_ok();
-    }
-    res.extra("gemm")["metrics"] = sum.metrics();
-    res.write(cli);
-    if (cli.has("--summary")) sum.write(cli.get("--summary"));
-    if (!all_ok)
-      throw cuprobe::error("gemm: an output did not match its references (see the tables)");
-    return 0;
+    return ex::gemm_main(argc, argv, "gemm: bf16 GEMM from cuprobe's Hopper blocks vs cuBLASLt",
+                         add_rows);
   });
 }

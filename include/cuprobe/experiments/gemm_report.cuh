@@ -1,7 +1,8 @@
 // cuprobe/experiments/gemm_report.cuh: one problem's GEMM benchmark around a user's kernel: its
 // configurations ("rows") timed and checked, the SM clock measured in the kernel beside NVML's,
 // the copy-only / compute-only overlap, a head-to-head with cuBLASLt in alternation, the table
-// and the summary keys. examples/gemm.cu builds its kernel and uses this.
+// and the summary keys; gemm_main(), the program around them. examples/gemm.cu builds its kernel
+// and uses this.
 //
 //   namespace ex = cuprobe::experiments;
 //   ex::gemm_bench b(dev, {8192, 8192, 8192}, run, /*with_peer=*/true, 4096 /*FLOP/clk/SM*/);
@@ -10,6 +11,12 @@
 //   b.head_to_head(3, run);                 // the 3 fastest rows and cuBLASLt, alternating
 //   b.print();
 //   b.report(results, summary);             // gemm.bf16.8192.vs_cublas, ...
+//
+//   // Or the whole program: the shapes, the command line and the outputs around your rows,
+//   // each named and described by a gemm_kernel_config ("cluster 2, 4 stages, ...").
+//   return ex::gemm_main(argc, argv, "my_gemm: ...", [&](ex::gemm_bench& b, const cli& c) {
+//     b.add(ex::gemm_kernel_config{4, 2, 2}, ex::gemm_variant::full, launch, records, ctas);
+//   });
 //
 // Choices:
 // - Each row is timed through the runner when it is added, after C is poisoned;
@@ -51,11 +58,17 @@
 #include <string>
 #include <vector>
 
+#include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/experiments/gemm.cuh"
+#include "cuprobe/hopper/stream_k.cuh"
+#include "cuprobe/hopper/tensor_map_spec.cuh"
+#include "cuprobe/hopper/tile_scheduler.cuh"
 #include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/region_timer.cuh"
+#include "cuprobe/model/peak.cuh"
+#include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/results.cuh"
 #include "cuprobe/report/summary.cuh"
 #include "cuprobe/report/table.cuh"
@@ -71,6 +84,53 @@ inline const char* gemm_variant_suffix(gemm_variant v) {
          : v == gemm_variant::copy_only ? " copy only"
                                         : " compute only";
 }
+
+/// What a row of a Hopper GEMM (examples/gemm) sets at run time.
+struct gemm_options {
+  hopper::raster order = hopper::raster::grouped_m;
+  int group = 8;                                    ///< unit rows per band (grouped_m only)
+  hopper::tail_mode tail = hopper::tail_mode::off;  ///< stream-K tail: off, on, or where it pays
+  hopper::l2_promotion_mode promote = hopper::l2_promotion_mode::b256;  ///< of the A and B loads
+};
+
+/// A configuration of such a kernel: its template parameters, its options, and whether its
+/// stream-K schedule took the tail. name() is the row's name in the tables and the JSON
+/// ("ping-pong 128x192, cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8"); describe() adds
+/// its parameters to the row's measurement (stages, cluster, raster, stream_k_tail,
+/// stream_k_tail_used, schedule, tile_n).
+struct gemm_kernel_config {
+  int stages = 4;
+  int cluster = 1;  ///< CTAs per cluster (along M)
+  int epilogue_buffers = 2;
+  bool pingpong = false;  ///< each consumer on its own tile (else both on one: cooperative)
+  int tile_m = 128, tile_n = 256;  ///< CTA tile (ping-pong: each consumer's)
+  gemm_options options;
+  bool tail_used = false;  ///< whether the schedule has a stream-K tail
+
+  std::string name() const {
+    const gemm_options& o = options;
+    const std::string tail =
+        o.tail == hopper::tail_mode::on ? ", stream-K tail"
+        : o.tail == hopper::tail_mode::automatic
+            ? std::string(", stream-K tail auto (") + (tail_used ? "on" : "off") + ")"
+            : "";
+    return (pingpong ? "ping-pong " + std::to_string(tile_m) + "x" + std::to_string(tile_n) + ", "
+                     : std::string()) +
+           "cluster " + std::to_string(cluster) + ", " + std::to_string(stages) + " stages, " +
+           std::to_string(epilogue_buffers) + " epilogue buffers, " + hopper::raster_name(o.order) +
+           (o.order == hopper::raster::grouped_m ? " " + std::to_string(o.group) : "") +
+           (o.promote == hopper::l2_promotion_mode::none ? ", no L2 promotion" : "") + tail;
+  }
+  measurement& describe(measurement& m) const {
+    return m.with_param("stages", stages)
+        .with_param("cluster", cluster)
+        .with_param("raster", hopper::raster_name(options.order))
+        .with_param("stream_k_tail", hopper::tail_mode_name(options.tail))
+        .with_param("stream_k_tail_used", tail_used)
+        .with_param("schedule", pingpong ? "pingpong" : "cooperative")
+        .with_param("tile_n", tile_n);
+  }
+};
 
 /// One configuration of a kernel on the problem, timed (and, if full, checked).
 struct gemm_row {
@@ -101,6 +161,16 @@ class gemm_bench {
       ref_ = peer_->measure_best(pr_, run_);
     }
   }
+  /// The dense bf16 tensor peak of `dev` in FLOP/clk/SM (model/peak.cuh), the constructor's
+  /// `peak_flop_per_clk`; throws cuprobe::error with a sentence unless `dev` is an sm_90 GPU.
+  static double bf16_peak(const device_info& dev) {
+    require(dev.cc_major == 9, "gemm: needs an sm_90a GPU (wgmma, TMA), found " + dev.name);
+    const auto peak = model::find_tensor_peak(dev.sm(), "bf16");
+    require(peak.has_value(), "gemm: no bf16 tensor peak is known for sm_" +
+                                  std::to_string(dev.sm()) + " (model/peak.cuh)");
+    return peak->flop_per_clock(false);
+  }
+  const device_info& device() const { return dev_; }
   gemm_problem& problem() { return pr_; }
   const gemm_shape& shape() const { return pr_.shape; }
 
@@ -137,6 +207,15 @@ class gemm_bench {
     }
     rows_.push_back(std::move(r));
     return rows_.back();
+  }
+
+  /// add() of a row that `k` describes: named k.name(), with k's parameters.
+  gemm_row& add(const gemm_kernel_config& k, gemm_variant v,
+                std::function<void(cudaStream_t)> launch,
+                std::function<std::vector<region_record>()> records, unsigned ctas) {
+    gemm_row& r = add(k.name(), v, std::move(launch), std::move(records), ctas);
+    k.describe(r.m);
+    return r;
   }
 
   bool all_ok() const {
@@ -407,5 +486,53 @@ class gemm_bench {
   std::vector<gemm_row> h2h_;            ///< the head-to-head's rows, in its order
   std::optional<measurement> h2h_peer_;  ///< cuBLASLt in the head-to-head
 };
+
+/// The main() of a GEMM benchmark such as examples/gemm around `rows`, which adds a kernel's rows
+/// to each problem's gemm_bench. The command line: the shared options (report/cli.cuh),
+/// --summary (the headline metrics, JSON) and --peer (1, the default: cuBLASLt beside; 0: not,
+/// the check then uses the fp64 samples only). The problems: 4096³, 8192³ and 8192 x 8192 x 2048
+/// (--quick: 8192³; --small: 512 x 512 x 1024, for compute-sanitizer). Each row: 2 warm-ups, 10
+/// samples (--quick: 5); then per problem the head-to-head of the 3 fastest rows and cuBLASLt in
+/// 20 rounds (--quick: 10), the tables, the results and the summary keys. Requires an sm_90 GPU;
+/// throws cuprobe::error when an output did not match its references. Returns 0.
+inline int gemm_main(int argc, char** argv, const std::string& about,
+                     const std::function<void(gemm_bench&, const cli&)>& rows) {
+  const auto args =
+      cli::parse(argc, argv, about,
+                 {cli_option::path("--summary", "write the headline metrics (JSON) here"),
+                  cli_option::integer("--peer",
+                                      "1: run cuBLASLt beside (0: skip it; the check "
+                                      "then uses the fp64 samples only)",
+                                      0, 1, 1)});
+  const auto dev = device_info::query();
+  arch::check_kernel_image();
+  const double peak = gemm_bench::bf16_peak(dev);
+  const bool with_peer = args.get_integer("--peer") == 1;
+  std::vector<gemm_shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 2048}};
+  if (args.quick) shapes = {{8192, 8192, 8192}};
+  if (args.small) shapes = {{512, 512, 1024}};
+  auto run = args.run_options();
+  run.warmup = 2;
+  run.stop = stopping_rule::fixed(args.samples(10, 5));
+  auto duel = run;  // the head-to-head's rounds
+  duel.stop = stopping_rule::fixed(args.samples(20, 10));
+  results res(argc, argv);
+  summary_file sum(argc, argv, dev);
+  bool all_ok = true;
+  for (const auto& s : shapes) {
+    std::fprintf(stderr, "gemm: %s\n", s.name().c_str());
+    gemm_bench b(dev, s, run, with_peer, peak);
+    rows(b, args);
+    b.head_to_head(3, duel);
+    b.print();
+    b.report(res, sum);
+    all_ok = all_ok && b.all_ok();
+  }
+  res.extra("gemm")["metrics"] = sum.metrics();
+  res.write(args);
+  if (args.has("--summary")) sum.write(args.get("--summary"));
+  if (!all_ok) throw error("gemm: an output did not match its references (see the tables)");
+  return 0;
+}
 
 }  // namespace cuprobe::experiments
