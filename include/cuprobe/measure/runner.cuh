@@ -118,11 +118,16 @@ struct runner_device {
   }
 };
 
-/// run_options::rest_ms: waits for `s` to drain, then sleeps `ms` (nothing when 0).
+/// run_options::rest_ms: waits for `s` to drain, sleeps `ms`, then enqueues one empty launch on
+/// `s` (nothing when 0). The timed region starts behind that launch, on a GPU already awake: on
+/// the H200 the first launch after 100 ms of idle started ~25 us later than one right after
+/// another launch (docs/measurement.md, "Rested samples").
 inline void rest_before_sample(cudaStream_t s, double ms) {
   if (ms <= 0) return;
   CUPROBE_CHECK(cudaStreamSynchronize(s));
   std::this_thread::sleep_for(std::chrono::microseconds(static_cast<std::int64_t>(ms * 1e3)));
+  empty_launch_kernel<<<1, 1, 0, s>>>();  // launch_overhead.cuh's
+  CUPROBE_CHECK_LAUNCH("the launch that ends a rest");
 }
 
 /// Runs `f`; a cuprobe::error escaping it is rethrown naming the measurement and the phase.
