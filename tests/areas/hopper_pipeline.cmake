@@ -5,6 +5,10 @@
 # tests (epilogue placement, a multi-stage ring with and without multicast, gemm --small).
 cuprobe_host_test(hopper_pipeline)
 set_tests_properties(host.hopper_pipeline PROPERTIES LABELS "host;hopper_pipeline")
+# experiments/gemm_report.cuh's row description (it includes experiments/gemm.cuh: cuBLASLt)
+cuprobe_host_test(gemm_report)
+target_link_libraries(host_gemm_report PRIVATE CUDA::cublasLt)
+set_tests_properties(host.gemm_report PROPERTIES LABELS "host;hopper_pipeline")
 cuprobe_gpu_test(hopper_pipeline)
 set_tests_properties(gpu.gpu_hopper_pipeline PROPERTIES TIMEOUT 300 LABELS "gpu;hopper_pipeline")
 

@@ -1,0 +1,45 @@
+// host tier: experiments/gemm_report.cuh's description of a GEMM row (gemm_kernel_config): the
+// names that results and docs quote, and the parameters every row carries in the JSON.
+#define CUPROBE_TESTING_MAIN
+#include <cuprobe/testing/doctest.cuh>
+
+#include <cuprobe/experiments/gemm_report.cuh>
+
+#include <string>
+
+namespace ex = cuprobe::experiments;
+namespace h = cuprobe::hopper;
+
+TEST_CASE("gemm_kernel_config: the row names of examples/gemm") {
+  ex::gemm_kernel_config k{4, 2, 2, false, 128, 256, {h::raster::grouped_m, 8}};
+  CHECK(k.name() == "cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8");
+  k.options.promote = h::l2_promotion_mode::none;
+  CHECK(k.name() == "cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8, no L2 promotion");
+  k.options = {h::raster::grouped_m, 8, h::tail_mode::on};
+  CHECK(k.name() == "cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8, stream-K tail");
+  k.options.tail = h::tail_mode::automatic;
+  CHECK(k.name() ==
+        "cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8, stream-K tail auto (off)");
+  k.tail_used = true;
+  CHECK(k.name() ==
+        "cluster 2, 4 stages, 2 epilogue buffers, grouped_m 8, stream-K tail auto (on)");
+  k.options.order = h::raster::hilbert;  // no group in the name
+  CHECK(k.name() == "cluster 2, 4 stages, 2 epilogue buffers, hilbert, stream-K tail auto (on)");
+  const ex::gemm_kernel_config pp{5, 2, 1, true, 128, 192, {h::raster::grouped_m, 8}};
+  CHECK(pp.name() == "ping-pong 128x192, cluster 2, 5 stages, 1 epilogue buffers, grouped_m 8");
+}
+
+TEST_CASE("gemm_kernel_config: describe() sets the row's parameters") {
+  const ex::gemm_kernel_config k{
+      4, 4, 2, false, 128, 256, {h::raster::grouped_m, 8, h::tail_mode::automatic}, true};
+  cuprobe::measurement m;
+  k.describe(m);
+  CHECK(m.params.at("stages").as_integer() == 4);
+  CHECK(m.params.at("cluster").as_integer() == 4);
+  CHECK(m.params.at("raster").as_string() == "grouped_m");
+  CHECK(m.params.at("stream_k_tail").as_string() == h::tail_mode_name(h::tail_mode::automatic));
+  CHECK(m.params.at("stream_k_tail_used").as_bool());
+  CHECK(m.params.at("schedule").as_string() == "cooperative");
+  CHECK(m.params.at("tile_n").as_integer() == 256);
+  CHECK(m.params.find("consumer_lag") == nullptr);  // removed with the lag rows
+}
