@@ -1,7 +1,7 @@
 // host tier: experiments/gemm_report.cuh's description of a GEMM row (gemm_kernel_config): the
 // names that results and docs quote, and the parameters every row carries in the JSON.
-#define CUPROBE_TESTING_MAIN
-#include <cuprobe/testing/doctest.cuh>
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
 
 #include <cuprobe/experiments/gemm_report.cuh>
 
