@@ -115,7 +115,7 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
     o.run = cli.run_options();
     o.run.warmup = 1;
     o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 3));
-    o.run.rest_ms = cli.small ? 0 : 100;  // rested samples, as examples/wgmma's short points
+    o.run.rest_ms = cli.small ? 0 : ex::wgmma_rest_ms;  // rested samples, as examples/wgmma's
     auto r = ex::wgmma_throughput<C>(d, o);
     cuprobe::require(r.check.ok, "wgmma validation failed: " + r.check.message);
     res.add(r.m);

@@ -69,6 +69,11 @@
 
 namespace cuprobe::experiments {
 
+/// Idle GPU before each timed sample of a ~7 ms tensor-core run (run_options::rest_ms): on the
+/// H200 50 ms was the least that kept every sample at the rested clock; this is twice that
+/// (docs/wgmma.md, "session 7: rested samples"). wgmma_suite and device_report use it.
+inline constexpr double wgmma_rest_ms = 100;
+
 struct wgmma_throughput_options {
   unsigned warpgroups = 1;  ///< per SM (one block per SM): 1 .. C::max_warpgroups
   double target_ms = 7.0;   ///< length of one launch (the peer's ~7 ms; sustained: >= 500)

@@ -56,8 +56,8 @@ struct wgmma_suite_options {
   std::size_t samples = 10;     ///< per point (the sustained ones: sustained_samples)
   std::size_t sustained_samples = 3;
   /// Idle GPU before each timed sample of the short points (run_options::rest_ms; 0: back to
-  /// back). 50 ms was the least that kept every sample at the rested clock on the H200.
-  double rest_ms = 100;
+  /// back).
+  double rest_ms = wgmma_rest_ms;
   run_options run = run_options::fixed(2, 10);  ///< the base: warm-up, profile, ...
 
   void validate() const {
