@@ -25,6 +25,7 @@
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/matrix.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
+#include "cuprobe/ptx/mbarrier_ring.cuh"
 #include "cuprobe/ptx/opaque.cuh"
 #include "cuprobe/ptx/setmaxnreg.cuh"
 #include "cuprobe/ptx/shared.cuh"

@@ -1,5 +1,6 @@
-# hopper_pipeline area: hopper/pipeline.cuh, hopper/tile_scheduler.cuh, hopper/epilogue.cuh,
-# ptx/barrier.cuh, ptx/matrix.cuh, the relaxed remote arrive of ptx/mbarrier.cuh, and
+# hopper_pipeline area: hopper/pipeline.cuh (and ptx/mbarrier_ring.cuh, the ring it names),
+# hopper/tile_scheduler.cuh, hopper/epilogue.cuh, ptx/barrier.cuh, ptx/matrix.cuh, the relaxed
+# remote arrive of ptx/mbarrier.cuh, and
 # examples/gemm (the GEMM built from them). Host tests (scheduler, stmatrix address map), sass
 # tests (each wrapper's instruction; the GEMM kernel's HGMMA, TMA and STSM, no spills), gpu
 # tests (epilogue placement, a multi-stage ring with and without multicast, gemm --small).

@@ -23,8 +23,9 @@
 //   validated, 32-bit wrap-around) and every consumer thread arrives on "empty" (CUTLASS's
 //   consumer_release: the barrier counts consumer threads). One arrival per warp after a
 //   __syncwarp would rely on cumulativity that compute-sanitizer's racecheck does not follow:
-//   it reported the consumers' LDS and the next UBLKCP into the buffer as a race. The phases
-//   come from ptx::pipeline_state<Stages> (producer starts on parity 1, consumer on 0).
+//   it reported the consumers' LDS and the next UBLKCP into the buffer as a race. The barriers
+//   are a ptx::mbarrier_ring<Stages> (the ring of hopper::tma_pipeline and the GEMM; producer
+//   starts on parity 1, consumer on 0).
 // - Store stream. All threads write word j of every stage buffer as j, fence the generic
 //   writes to the async proxy and synchronise; thread 0 then stores chunk after chunk from
 //   buffer (c mod Stages) with cp.async.bulk (or a 2-D tensor store, no swizzle, so that the
@@ -58,6 +59,7 @@
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
+#include "cuprobe/ptx/mbarrier_ring.cuh"
 
 namespace cuprobe::gen {
 
@@ -164,48 +166,41 @@ __device__ __forceinline__ unsigned char* tma_aligned_smem(unsigned char* raw) {
 template <tma_copy Copy, int Stages>
 __global__ void tma_load_stream_kernel(tma_stream_args a) {
   static_assert(Stages >= 1 && Stages <= int(tma_max_stages), "Stages must be 1 .. 8");
-  namespace mb = ptx::mbarrier;
   extern __shared__ unsigned char tma_stream_raw[];
-  __shared__ std::uint64_t full[Stages], empty[Stages];
+  __shared__ ptx::mbarrier_ring<Stages> ring;
   unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const unsigned consumer_warps = blockDim.x / 32 - 1;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < Stages; ++s) {
-      mb::init(&full[s], 1);
-      mb::init(&empty[s], consumer_warps * 32);
-    }
-    mb::fence_init();
-  }
+  if (threadIdx.x == 0) ring.init(consumer_warps * 32);  // every reader releases
   __syncthreads();
   if (warp == 0) {
     if (lane != 0) return;
-    auto ps = ptx::make_producer_start_state<Stages>();
+    auto ps = ring.producer_start();
     const std::uint32_t rows = a.copy_bytes / tma_row_bytes;
     const detail::tma_chunks k(a);
     for (std::uint32_t pass = 0; pass < a.passes; ++pass)
       for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
-        mb::wait(&empty[ps.stage], ps.phase);
-        (void)mb::arrive_expect_tx(&full[ps.stage], a.copy_bytes);
+        ring.acquire(ps);
+        std::uint64_t* full = ring.fill(ps, a.copy_bytes);
         unsigned char* dst = buf + std::size_t(ps.stage) * a.copy_bytes;
         if constexpr (Copy == tma_copy::bulk)
           ptx::bulk::load(dst, static_cast<const unsigned char*>(a.src) + c * a.copy_bytes,
-                          a.copy_bytes, &full[ps.stage]);
+                          a.copy_bytes, full);
         else
-          ptx::bulk::tensor_load(dst, a.map, &full[ps.stage], 0, static_cast<int>(c * rows));
+          ptx::bulk::tensor_load(dst, a.map, full, 0, static_cast<int>(c * rows));
         ++ps;
       }
     return;
   }
-  auto cs = ptx::make_consumer_start_state<Stages>();
+  auto cs = ring.consumer_start();
   const unsigned t = threadIdx.x - 32, n = consumer_warps * 32;
   std::uint32_t acc = 0;
   const detail::tma_chunks k(a);
   for (std::uint32_t pass = 0; pass < a.passes; ++pass)
     for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
-      mb::wait(&full[cs.stage], cs.phase);
+      ring.wait_full(cs);
       acc += detail::tma_sum_words(buf + std::size_t(cs.stage) * a.copy_bytes, a.copy_bytes, t, n);
-      (void)mb::arrive(&empty[cs.stage]);  // each reader releases its own reads
+      ring.release(cs);  // each reader releases its own reads
       ++cs;
     }
   detail::tma_fold_sum(acc, a.sum);

@@ -29,8 +29,8 @@
 //   may reissue it only after every CTA's readers are done with it. Each consumer thread arrives
 //   on its own CTA's "consumed" barrier (release.cta: cheap, per thread, the CUTLASS
 //   consumer_release that racecheck accepts); lane q < Cluster of the relay warp waits for it
-//   (acquire.cta) and arrives on rank q's "empty" barrier (mapa + mbarrier.arrive.release
-//   .cluster: arrive_remote); the producer of rank q waits on its "empty" (Cluster arrivals per
+//   (acquire.cta) and arrives on rank q's "relayed" barrier (mapa + mbarrier.arrive.release
+//   .cluster: arrive_remote); the producer of rank q waits on its "relayed" (Cluster arrivals per
 //   phase, one per CTA) with acquire.cluster. Release and acquire chain, so every reader's loads
 //   happen before the copy that overwrites them. Why a relay warp: a cluster-scope release costs
 //   a MEMBAR.ALL.GPU (tests/areas/tma.cmake pins it); once per stage for all ranks in one warp
@@ -46,8 +46,8 @@
 //   thread takes part in a final cluster barrier, so no CTA exits while a peer may still
 //   multicast into it or arrive on its barriers (PTX ISA: touching an exited CTA's shared memory
 //   is undefined).
-// - Phases from ptx::pipeline_state<Stages> (producer starts on parity 1, consumer and relay on
-//   0).
+// - "full" and "consumed" are a ptx::mbarrier_ring<Stages> (the ring of gen/tma.cuh and the
+//   GEMM; producer starts on parity 1, consumer and relay on 0); "relayed" sits beside it.
 // - Chunks: cluster k (of nclusters) takes chunks k, k + nclusters, ... of every pass; chunk c is
 //   bytes [c x chunk_bytes, (c + 1) x chunk_bytes), rank r issues its bytes [r x slice,
 //   (r + 1) x slice), slice = chunk_bytes / Cluster. The consumers of rank r add every word they
@@ -63,7 +63,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <type_traits>
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/gen/tma.cuh"
@@ -71,6 +70,7 @@
 #include "cuprobe/ptx/cluster.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
+#include "cuprobe/ptx/mbarrier_ring.cuh"
 
 namespace cuprobe::gen {
 
@@ -103,10 +103,6 @@ inline constexpr unsigned tma_multicast_threads(unsigned consumer_warps) {
 }
 
 namespace detail {
-/// The scope the producer waits at: cluster where peers release its stages.
-template <bool Relay>
-using empty_scope = std::conditional_t<Relay, ptx::scope::cluster, ptx::scope::cta>;
-
 template <int Cluster>
 __device__ __forceinline__ void tma_multicast_check(const tma_multicast_args& a,
                                                     unsigned consumers) {
@@ -143,12 +139,10 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
   namespace cl = ptx::cluster;
   constexpr bool relay = Multicast && Cluster > 1;  // peers' releases gate this CTA's copies
   extern __shared__ unsigned char tma_stream_raw[];
-  // One array (distinct debug-shadow slots); "full" initialised last, so that its tx shadow is
-  // the one kept where slots collide.
-  __shared__ std::uint64_t bars[3 * Stages];
-  std::uint64_t* full = bars;
-  std::uint64_t* consumed = bars + Stages;
-  std::uint64_t* empty = bars + 2 * Stages;
+  // "full" and "consumed" are the ring (ptx/mbarrier_ring.cuh, its empty barriers counting this
+  // CTA's readers); "relayed" collects the Cluster relays of a stage when peers share it.
+  __shared__ ptx::mbarrier_ring<Stages> ring;
+  __shared__ std::uint64_t relayed[relay ? Stages : 1];
   unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const unsigned consumers = blockDim.x > 64 ? blockDim.x - 64 : 0u;
@@ -157,12 +151,9 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
   const std::uint64_t cluster_id = Cluster > 1 ? cl::clusterid().x : blockIdx.x;
   const std::uint64_t clusters = Cluster > 1 ? cl::nclusterid().x : gridDim.x;
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Stages; ++s) {
-      mb::init(&consumed[s], consumers);
-      if constexpr (relay) mb::init(&empty[s], Cluster);  // one relay from every CTA
-    }
-    for (int s = 0; s < Stages; ++s) mb::init(&full[s], 1);
-    mb::fence_init();
+    if constexpr (relay)
+      for (int s = 0; s < Stages; ++s) mb::init(&relayed[s], Cluster);  // one relay per CTA
+    ring.init(consumers);  // and fence_init, which releases the relays' inits too
   }
   if constexpr (Cluster > 1) {
     cl::arrive_relaxed();  // fence_init released the inits (CUTLASS's pattern)
@@ -170,56 +161,59 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
   } else {
     __syncthreads();
   }
-  // The barrier that frees a stage for this CTA's producer: every CTA's release, or its own.
-  std::uint64_t* const freed = relay ? empty : consumed;
+  // The producer's wait for a free stage: every CTA's relay (acquire.cluster), or its readers.
+  auto wait_free = [&](ptx::pipeline_state<Stages> ps) {
+    if constexpr (relay)
+      mb::wait<ptx::scope::cluster>(&relayed[ps.stage], ps.phase);
+    else
+      ring.acquire(ps);
+  };
   if (warp == 0) {
     if (lane == 0) {
-      auto ps = ptx::make_producer_start_state<Stages>();
+      auto ps = ring.producer_start();
       const auto* src = static_cast<const unsigned char*>(a.src);
       [[maybe_unused]] const std::uint32_t slice = a.chunk_bytes / Cluster;
       [[maybe_unused]] constexpr std::uint16_t all = (1u << Cluster) - 1u;
       for (std::uint32_t pass = 0; pass < a.passes; ++pass)
         for (std::uint64_t c = cluster_id; c < a.chunks; c += clusters) {
-          mb::wait<detail::empty_scope<relay>>(&freed[ps.stage], ps.phase);
-          (void)mb::arrive_expect_tx(&full[ps.stage], a.chunk_bytes);  // the whole chunk lands
+          wait_free(ps);
+          std::uint64_t* full = ring.fill(ps, a.chunk_bytes);  // the whole chunk lands here
           unsigned char* dst = buf + std::size_t(ps.stage) * a.chunk_bytes;
           const unsigned char* from = src + c * a.chunk_bytes;
           if constexpr (Multicast)
-            ptx::bulk::load_multicast(dst + rank * slice, from + rank * slice, slice,
-                                      &full[ps.stage], all);
+            ptx::bulk::load_multicast(dst + rank * slice, from + rank * slice, slice, full, all);
           else
-            ptx::bulk::load(dst, from, a.chunk_bytes, &full[ps.stage]);
+            ptx::bulk::load(dst, from, a.chunk_bytes, full);
           ++ps;
         }
       // Producer tail: the last release of every stage, peers' relays included, has landed.
-      for (int s = 0; s < Stages; ++s, ++ps)
-        mb::wait<detail::empty_scope<relay>>(&freed[ps.stage], ps.phase);
+      for (int s = 0; s < Stages; ++s, ++ps) wait_free(ps);
     }
   } else if (warp == 1) {
     if (relay && lane < unsigned(Cluster)) {
-      // Lane q relays this CTA's releases of each stage to rank q's "empty" barrier: one warp
+      // Lane q relays this CTA's releases of each stage to rank q's "relayed" barrier: one warp
       // instruction (and one fence) per stage for all ranks.
-      auto cs = ptx::make_consumer_start_state<Stages>();
+      auto cs = ring.consumer_start();
       for (std::uint32_t pass = 0; pass < a.passes; ++pass)
         for (std::uint64_t c = cluster_id; c < a.chunks; c += clusters) {
-          mb::wait(&consumed[cs.stage], cs.phase);  // acquire.cta: every reader of this CTA
+          mb::wait(ring.empty_barrier(cs), cs.phase);  // acquire.cta: every reader of this CTA
           if (a.relaxed_relay)
-            mb::arrive_remote_relaxed(&empty[cs.stage], lane);  // no fence
+            mb::arrive_remote_relaxed(&relayed[cs.stage], lane);  // no fence
           else
-            mb::arrive_remote(&empty[cs.stage], lane);  // release.cluster to rank `lane`
+            mb::arrive_remote(&relayed[cs.stage], lane);  // release.cluster to rank `lane`
           ++cs;
         }
     }
   } else {
-    auto cs = ptx::make_consumer_start_state<Stages>();
+    auto cs = ring.consumer_start();
     const unsigned t = threadIdx.x - 64;
     std::uint32_t acc = 0;
     for (std::uint32_t pass = 0; pass < a.passes; ++pass)
       for (std::uint64_t c = cluster_id; c < a.chunks; c += clusters) {
-        mb::wait(&full[cs.stage], cs.phase);
+        ring.wait_full(cs);
         acc += detail::tma_sum_words(buf + std::size_t(cs.stage) * a.chunk_bytes, a.chunk_bytes, t,
                                      consumers);
-        (void)mb::arrive(&consumed[cs.stage]);  // each reader releases its own reads
+        ring.release(cs);  // each reader releases its own reads (on "consumed")
         ++cs;
       }
     detail::tma_fold_sum(acc, a.sums + rank);

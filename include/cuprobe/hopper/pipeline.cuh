@@ -13,30 +13,9 @@
 //   bulk::tensor_load(buf[p.stage], &map, bar, x, y);   pipe.release(c); ++c;
 //   ++p;
 //
-// Choices:
-// - One `full` barrier per stage expects one arrival (the producer's arrive_expect_tx, which
-//   announces every byte that lands in THIS CTA's stage, multicast from peers included) and
-//   completes when those bytes arrived. One `empty` barrier per stage expects one arrival per
-//   consumer of every CTA whose producer writes into the stage: with Cluster CTAs sharing a
-//   multicast operand, a CTA's producer may overwrite a stage only after the consumers of all
-//   Cluster CTAs released it, so release() arrives on that stage's empty barrier in every CTA
-//   of the cluster (mapa + mbarrier.arrive.relaxed.cluster), and init() takes the consumers
-//   of one CTA and multiplies by Cluster. The producer waits on `empty` with cluster-scope
-//   acquire when Cluster > 1 (the releases come from other CTAs).
-// - A consumer is whatever calls release() once per stage: one elected thread per warpgroup
-//   when the reads are wgmma's (complete after wait_group), or every reading thread when they
-//   are ordinary loads (each thread's arrival then orders its own loads before the refill;
-//   a __syncwarp() and one lane's arrival would work too, but compute-sanitizer's racecheck
-//   does not follow that chain and reports WAR hazards, tests/gpu/hopper_pipeline.cu).
-// - The producer starts on the opposite parity of the consumer (make_producer_start_state):
-//   its first trip around the ring finds every buffer free without any release.
-// - The barriers are a value in shared memory (a struct of 2 x Stages words), not hidden in a
-//   class that owns the buffers: the user lays out the stage buffers as they like.
-// - All waits are ptx::mbarrier::wait: a debug build (CUPROBE_MBARRIER_DEBUG) traps with the
-//   barrier, the parity and the bytes outstanding after CUPROBE_MBARRIER_TIMEOUT_NS instead of
-//   hanging; a release build spins on try_wait.
-// - Teardown is the user's: with Cluster > 1 no CTA may exit while a peer can still multicast
-//   into it or arrive on its barriers, so end the kernel with ptx::cluster::sync().
+// The ring is ptx::mbarrier_ring (ptx/mbarrier_ring.cuh: its choices, from the barrier counts
+// to teardown): tma_pipeline names it in this layer, and the TMA stream kernels of gen/ use the
+// same type.
 // Roles: warpgroup_index() is the warp-uniform warpgroup of the thread (threadIdx.x / 128,
 // broadcast from lane 0 so that ptxas knows it is uniform), producer_registers /
 // consumer_registers the setmaxnreg targets of the classic 1 producer + 2 consumer warpgroups
@@ -47,6 +26,7 @@
 
 #include "cuprobe/ptx/cluster.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
+#include "cuprobe/ptx/mbarrier_ring.cuh"
 #include "cuprobe/ptx/setmaxnreg.cuh"
 
 namespace cuprobe::hopper {
@@ -67,67 +47,9 @@ __device__ __forceinline__ unsigned warpgroup_index() {
 /// This thread's index within its warpgroup (0 .. 127).
 __device__ __forceinline__ unsigned warpgroup_thread() { return threadIdx.x % warpgroup_threads; }
 
-/// Full/empty barriers of a Stages-deep ring; Cluster CTAs share each stage's multicast operand.
+/// Full/empty barriers of a Stages-deep ring; Cluster CTAs share each stage's multicast operand
+/// (ptx/mbarrier_ring.cuh).
 template <int Stages, int Cluster = 1>
-struct tma_pipeline {
-  static_assert(Stages >= 1 && Stages <= 32,
-                "cuprobe::hopper::tma_pipeline<Stages>: Stages must be 1..32");
-  static_assert(Cluster >= 1 && Cluster <= 16,
-                "cuprobe::hopper::tma_pipeline<Stages, Cluster>: Cluster must be 1..16 CTAs");
-  using state = ptx::pipeline_state<Stages>;
-  static constexpr int stages = Stages;
-  static constexpr int cluster = Cluster;
-
-  alignas(8) std::uint64_t full[Stages];
-  alignas(8) std::uint64_t empty[Stages];
-
-  /// One thread: initialises every barrier (consumers = releases per stage from ONE CTA) and
-  /// fences the inits; then the caller synchronises the CTA (Cluster == 1) or the cluster.
-  __device__ void init(std::uint32_t consumers) {
-    for (int s = 0; s < Stages; ++s) {
-      ptx::mbarrier::init(&full[s], 1);
-      ptx::mbarrier::init(&empty[s], consumers * Cluster);
-    }
-    ptx::mbarrier::fence_init();
-  }
-
-  __device__ static constexpr state producer_start() {
-    return ptx::make_producer_start_state<Stages>();
-  }
-  __device__ static constexpr state consumer_start() {
-    return ptx::make_consumer_start_state<Stages>();
-  }
-
-  /// Producer: waits until stage s is free in every CTA that receives it.
-  __device__ void acquire(state s) {
-    if constexpr (Cluster > 1)
-      ptx::mbarrier::wait<ptx::scope::cluster>(&empty[s.stage], s.phase);
-    else
-      ptx::mbarrier::wait(&empty[s.stage], s.phase);
-  }
-  /// Producer: announces the bytes that will land in this CTA's stage s and arrives; returns
-  /// the barrier the copies complete on.
-  __device__ std::uint64_t* fill(state s, std::uint32_t bytes) {
-    ptx::mbarrier::arrive_expect_tx(&full[s.stage], bytes);
-    return &full[s.stage];
-  }
-  /// The full barrier of stage s (the copies of a stage complete on it).
-  __device__ std::uint64_t* full_barrier(state s) { return &full[s.stage]; }
-
-  /// Consumer: waits until stage s holds its data.
-  __device__ void wait_full(state s) { ptx::mbarrier::wait(&full[s.stage], s.phase); }
-  /// Consumer (one thread per consumer): stage s may be overwritten, as far as this consumer
-  /// is concerned, in every CTA of the cluster. Relaxed remote arrivals: the consumer's reads
-  /// of the stage must be complete already (wgmma wait_group); a release at cluster scope
-  /// would add a MEMBAR.ALL.GPU per arrival (ptx/mbarrier.cuh, arrive_remote_relaxed).
-  __device__ void release(state s) {
-    if constexpr (Cluster > 1) {
-#pragma unroll
-      for (int r = 0; r < Cluster; ++r) ptx::mbarrier::arrive_remote_relaxed(&empty[s.stage], r);
-    } else {
-      ptx::mbarrier::arrive(&empty[s.stage]);
-    }
-  }
-};
+using tma_pipeline = ptx::mbarrier_ring<Stages, Cluster>;
 
 }  // namespace cuprobe::hopper

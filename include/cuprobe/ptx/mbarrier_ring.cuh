@@ -1,0 +1,113 @@
+// cuprobe/ptx/mbarrier_ring.cuh: the full/empty mbarriers of a Stages-deep producer -> consumer
+// ring, walked with ptx::pipeline_state. It holds no asm of its own (only ptx/mbarrier.cuh's
+// wrappers), and sits in ptx/ so that the kernel generators (gen/, which may not include
+// hopper/) and the pipeline layer (hopper::tma_pipeline is this type) share one ring.
+//
+//   namespace ptx = cuprobe::ptx;
+//   __shared__ ptx::mbarrier_ring<4, 2> ring;               // 4 stages, clusters of 2 CTAs
+//   if (threadIdx.x == 0) ring.init(/*consumers per CTA=*/2);
+//   ptx::cluster::sync();                                   // inits visible cluster-wide
+//   // producer (one thread):                 // consumer (one elected thread per warpgroup):
+//   auto p = ring.producer_start();           auto c = ring.consumer_start();
+//   ring.acquire(p);                          ring.wait_full(c);
+//   auto* bar = ring.fill(p, stage_bytes);    ... read stage c.stage ...
+//   bulk::tensor_load(buf[p.stage], &map, bar, x, y);   ring.release(c); ++c;
+//   ++p;
+//
+// Choices:
+// - One `full` barrier per stage expects one arrival (the producer's arrive_expect_tx, which
+//   announces every byte that lands in THIS CTA's stage, multicast from peers included) and
+//   completes when those bytes arrived. One `empty` barrier per stage expects one arrival per
+//   consumer of every CTA whose producer writes into the stage: with Cluster CTAs sharing a
+//   multicast operand, a CTA's producer may overwrite a stage only after the consumers of all
+//   Cluster CTAs released it, so release() arrives on that stage's empty barrier in every CTA
+//   of the cluster (mapa + mbarrier.arrive.relaxed.cluster), and init() takes the consumers
+//   of one CTA and multiplies by Cluster. The producer waits on `empty` with cluster-scope
+//   acquire when Cluster > 1 (the releases come from other CTAs).
+// - A consumer is whatever calls release() once per stage: one elected thread per warpgroup
+//   when the reads are wgmma's (complete after wait_group), or every reading thread when they
+//   are ordinary loads (each thread's arrival then orders its own loads before the refill;
+//   a __syncwarp() and one lane's arrival would work too, but compute-sanitizer's racecheck
+//   does not follow that chain and reports WAR hazards, tests/gpu/hopper_pipeline.cu).
+// - The producer starts on the opposite parity of the consumer (make_producer_start_state):
+//   its first trip around the ring finds every buffer free without any release.
+// - The barriers are a value in shared memory (a struct of 2 x Stages words), not hidden in a
+//   class that owns the buffers: the user lays out the stage buffers as they like. A kernel
+//   that needs more barriers per stage (gen/tma_multicast.cuh's relay) keeps them beside it.
+// - init() initialises every `empty` barrier before every `full` one: where the debug tx
+//   shadow's 16 slots (ptx/mbarrier.cuh) run out, the barriers that count bytes keep theirs.
+// - All waits are ptx::mbarrier::wait: a debug build (CUPROBE_MBARRIER_DEBUG) traps with the
+//   barrier, the parity and the bytes outstanding after CUPROBE_MBARRIER_TIMEOUT_NS instead of
+//   hanging; a release build spins on try_wait.
+// - Teardown is the user's: with Cluster > 1 no CTA may exit while a peer can still multicast
+//   into it or arrive on its barriers, so end the kernel with ptx::cluster::sync().
+#pragma once
+
+#include <cstdint>
+
+#include "cuprobe/ptx/mbarrier.cuh"
+
+namespace cuprobe::ptx {
+
+/// Full/empty barriers of a Stages-deep ring; Cluster CTAs share each stage's multicast operand.
+template <int Stages, int Cluster = 1>
+struct mbarrier_ring {
+  static_assert(Stages >= 1 && Stages <= 32,
+                "cuprobe::ptx::mbarrier_ring<Stages> (hopper::tma_pipeline): Stages must be 1..32");
+  static_assert(Cluster >= 1 && Cluster <= 16,
+                "cuprobe::ptx::mbarrier_ring<Stages, Cluster> (hopper::tma_pipeline): Cluster must "
+                "be 1..16 CTAs");
+  using state = pipeline_state<Stages>;
+  static constexpr int stages = Stages;
+  static constexpr int cluster = Cluster;
+
+  alignas(8) std::uint64_t full[Stages];
+  alignas(8) std::uint64_t empty[Stages];
+
+  /// One thread: initialises every barrier (consumers = releases per stage from ONE CTA) and
+  /// fences the inits; then the caller synchronises the CTA (Cluster == 1) or the cluster.
+  __device__ void init(std::uint32_t consumers) {
+    for (int s = 0; s < Stages; ++s) mbarrier::init(&empty[s], consumers * Cluster);
+    for (int s = 0; s < Stages; ++s) mbarrier::init(&full[s], 1);
+    mbarrier::fence_init();
+  }
+
+  __device__ static constexpr state producer_start() { return make_producer_start_state<Stages>(); }
+  __device__ static constexpr state consumer_start() { return make_consumer_start_state<Stages>(); }
+
+  /// Producer: waits until stage s is free in every CTA that receives it.
+  __device__ void acquire(state s) {
+    if constexpr (Cluster > 1)
+      mbarrier::wait<scope::cluster>(&empty[s.stage], s.phase);
+    else
+      mbarrier::wait(&empty[s.stage], s.phase);
+  }
+  /// Producer: announces the bytes that will land in this CTA's stage s and arrives; returns
+  /// the barrier the copies complete on.
+  __device__ std::uint64_t* fill(state s, std::uint32_t bytes) {
+    mbarrier::arrive_expect_tx(&full[s.stage], bytes);
+    return &full[s.stage];
+  }
+  /// The full barrier of stage s (the copies of a stage complete on it).
+  __device__ std::uint64_t* full_barrier(state s) { return &full[s.stage]; }
+  /// The empty barrier of stage s (this CTA's releases of the stage arrive on it).
+  __device__ std::uint64_t* empty_barrier(state s) { return &empty[s.stage]; }
+
+  /// Consumer: waits until stage s holds its data.
+  __device__ void wait_full(state s) { mbarrier::wait(&full[s.stage], s.phase); }
+  /// Consumer (one thread per consumer): stage s may be overwritten, as far as this consumer
+  /// is concerned, in every CTA of the cluster. Relaxed remote arrivals: the consumer's reads
+  /// of the stage must be complete already (wgmma wait_group); a release at cluster scope
+  /// would add a MEMBAR.ALL.GPU per arrival (ptx/mbarrier.cuh, arrive_remote_relaxed).
+  /// Cluster == 1: mbarrier.arrive.release.cta, which orders this thread's own loads.
+  __device__ void release(state s) {
+    if constexpr (Cluster > 1) {
+#pragma unroll
+      for (int r = 0; r < Cluster; ++r) mbarrier::arrive_remote_relaxed(&empty[s.stage], r);
+    } else {
+      mbarrier::arrive(&empty[s.stage]);
+    }
+  }
+};
+
+}  // namespace cuprobe::ptx
