@@ -2,6 +2,10 @@
 #
 # cuprobe_add_sass_test(<name>
 #     SOURCE <file.cu>                 # compiled to a cubin at build time
+#   | TARGET <target>                  # or: the object of this CUDA target (one source), as
+#                                      #   the build compiles it; nothing is compiled twice.
+#                                      #   With TARGET, ARCH picks the SASS section, and CONFIG
+#                                      #   and OPTIONS do not apply: the target's own flags do
 #     [ARCH <90a>]                     # sm_ architecture (default 90a)
 #     [CONFIG <Release|Debug>]         # Release (default): -O3 -DNDEBUG, cuprobe's device checks
 #                                      #   off, as in a Release build; Debug: -O3 without
@@ -42,8 +46,9 @@
 # function '_Z...'") counts only when that function matches FUNCTION. Tests with the same source,
 # architecture, CONFIG and options share one cubin, one compile and one log.
 #
-# The test disassembles the cubin with cuobjdump -sass. Without cuobjdump nothing is added
-# and configuration says so once, loudly.
+# The build disassembles each cubin (or target object) once, with cuobjdump -sass, into a
+# listing beside it (<cubin>.sass); every test of that cubin reads the listing. Without cuobjdump
+# nothing is added and configuration says so once, loudly.
 #
 # cuprobe_add_gpu_test(<target> [LABELS ...] [ARGS ...])
 #     Adds the doctest executable <target> as a test labelled "gpu". Without a GPU it
@@ -89,12 +94,105 @@ function(_cuprobe_find_cuobjdump out)
   endif()
 endfunction()
 
+# The listing of a cubin compiled from <src>: one compile (through the compile mode, which keeps
+# the log) and one disassembly per (source, architecture, configuration, options, link).
+function(_cuprobe_sass_cubin_listing src arch config options link cuobjdump out_listing out_log)
+  if(config STREQUAL "Release")
+    set(config_flags -O3 -DNDEBUG)
+  else()
+    set(config_flags -O3)
+  endif()
+  get_filename_component(src "${src}" ABSOLUTE)
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/sass")
+  string(MD5 key "${src}|${arch}|${config}|${options}|${link}")
+  string(SUBSTRING "${key}" 0 12 key)
+  get_filename_component(stem "${src}" NAME_WE)
+  set(cubin "${dir}/${stem}.${key}.sm_${arch}.cubin")
+  set(cubin_target cuprobe_cubin_${stem}_${key})
+  set(incs)
+  set(defs)
+  foreach(t IN LISTS link)
+    list(APPEND incs "$<TARGET_PROPERTY:${t},INTERFACE_INCLUDE_DIRECTORIES>")
+    list(APPEND defs "$<TARGET_PROPERTY:${t},INTERFACE_COMPILE_DEFINITIONS>")
+  endforeach()
+  set(inc_flags "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>")
+  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
+  # The compile runs through cuprobe_sass_check.cmake in its compile mode, which keeps what nvcc
+  # and ptxas print (ptxas's wgmma notes are "info" lines, not warnings) in <cubin>.log, then
+  # disassembles the cubin once into <cubin>.sass.
+  # The cubin compiles join the project's Ninja pool for compiles when it has one.
+  set(_cuprobe_job_pool)
+  get_property(pools GLOBAL PROPERTY JOB_POOLS)
+  if(CMAKE_GENERATOR MATCHES "Ninja" AND pools MATCHES "(^|;)cuprobe_compile=")
+    set(_cuprobe_job_pool JOB_POOL cuprobe_compile)
+  endif()
+  if(NOT TARGET ${cubin_target})
+    add_custom_command(
+      OUTPUT "${cubin}" "${cubin}.sass"
+      BYPRODUCTS "${cubin}.log"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+      COMMAND "${CMAKE_COMMAND}" "-DCUPROBE_SASS_COMPILE_LOG=${cubin}.log"
+              "-DLISTING=${cubin}.sass" "-DCUOBJDUMP=${cuobjdump}" "-DNVDISASM=${CUPROBE_NVDISASM}"
+              -P "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake" --
+              "${CMAKE_CUDA_COMPILER}" -cubin "-gencode=arch=compute_${arch},code=sm_${arch}"
+              -std=c++17 --extended-lambda ${config_flags} "${inc_flags}" "${def_flags}" ${options}
+              -MD -MF "${cubin}.d" -o "${cubin}" "${src}"
+      DEPENDS "${src}" "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake"
+      DEPFILE "${cubin}.d"
+      COMMENT "cuprobe SASS tests: compiling ${src} for sm_${arch} (${config})"
+      ${_cuprobe_job_pool}
+      COMMAND_EXPAND_LISTS VERBATIM)
+    add_custom_target(${cubin_target} ALL DEPENDS "${cubin}.sass")
+  endif()
+  set(${out_listing} "${cubin}.sass" PARENT_SCOPE)
+  set(${out_log} "${cubin}.log" PARENT_SCOPE)
+endfunction()
+
+# The listing of a CUDA target's object, as the build compiles it: the target's compile runs
+# through the compile mode as its CUDA_COMPILER_LAUNCHER (which keeps its log), and one
+# disassembly of its object follows the target's build.
+function(_cuprobe_sass_target_listing target arch cuobjdump out_listing out_log)
+  get_target_property(bindir ${target} BINARY_DIR)
+  set(listing "${bindir}/sass/${target}.sm_${arch}.sass")
+  set(log "${bindir}/sass/${target}.compile.log")
+  if(NOT TARGET cuprobe_sass_${target})
+    get_target_property(launcher ${target} CUDA_COMPILER_LAUNCHER)
+    if(launcher)
+      message(FATAL_ERROR "cuprobe_add_sass_test(TARGET ${target}): the target has a "
+                          "CUDA_COMPILER_LAUNCHER already (${launcher})")
+    endif()
+    # The object must hold SASS for arch: a PTX-only target gets the real architecture too.
+    get_target_property(archs ${target} CUDA_ARCHITECTURES)
+    if(archs AND NOT archs MATCHES "(^|;)${arch}(-real)?(;|$)")
+      list(TRANSFORM archs REPLACE "^${arch}-virtual$" "${arch}")
+      if(NOT archs MATCHES "(^|;)${arch}(;|$)")
+        list(APPEND archs "${arch}-real")
+      endif()
+      set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${archs}")
+    endif()
+    set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER
+      "${CMAKE_COMMAND};-DCUPROBE_SASS_COMPILE_LOG=${log};-P;${_cuprobe_testing_dir}/cuprobe_sass_check.cmake;--")
+    file(MAKE_DIRECTORY "${bindir}/sass")
+    add_custom_command(
+      OUTPUT "${listing}"
+      COMMAND "${CMAKE_COMMAND}" "-DCUPROBE_SASS_DISASSEMBLE=$<TARGET_OBJECTS:${target}>"
+              "-DLISTING=${listing}" "-DCUOBJDUMP=${cuobjdump}" "-DNVDISASM=${CUPROBE_NVDISASM}"
+              "-DARCH=${arch}" -P "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake"
+      DEPENDS ${target} "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake"
+      COMMENT "cuprobe SASS tests: disassembling ${target} (sm_${arch})"
+      VERBATIM)
+    add_custom_target(cuprobe_sass_${target} ALL DEPENDS "${listing}")
+  endif()
+  set(${out_listing} "${listing}" PARENT_SCOPE)
+  set(${out_log} "${log}" PARENT_SCOPE)
+endfunction()
+
 function(cuprobe_add_sass_test name)
   cmake_parse_arguments(PARSE_ARGV 1 S "EXPECT_FAILURE;ALLOW_WGMMA_SERIALIZATION"
-                        "SOURCE;ARCH;FUNCTION;CONFIG"
+                        "SOURCE;TARGET;ARCH;FUNCTION;CONFIG"
                         "CHECK;SEQUENCE;OPTIONS;LINK;LABELS;BETWEEN;INSIDE_LOOP;FORBID_PTXAS_WARNING")
-  if(NOT S_SOURCE)
-    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE is required")
+  if(NOT S_SOURCE AND NOT S_TARGET)
+    message(FATAL_ERROR "cuprobe_add_sass_test(${name}): SOURCE or TARGET is required")
   endif()
   if(NOT S_CHECK AND NOT S_SEQUENCE AND NOT S_INSIDE_LOOP AND NOT S_FORBID_PTXAS_WARNING)
     message(FATAL_ERROR "cuprobe_add_sass_test(${name}): give at least one CHECK, SEQUENCE, "
@@ -113,57 +211,24 @@ function(cuprobe_add_sass_test name)
   if(NOT S_CONFIG)
     set(S_CONFIG Release)
   endif()
-  if(S_CONFIG STREQUAL "Release")
-    set(config_flags -O3 -DNDEBUG)
-  elseif(S_CONFIG STREQUAL "Debug")
-    set(config_flags -O3)
-  else()
+  if(NOT S_CONFIG MATCHES "^(Release|Debug)$")
     message(FATAL_ERROR
       "cuprobe_add_sass_test(${name}): CONFIG must be Release or Debug, not '${S_CONFIG}'")
   endif()
   if(NOT DEFINED S_LINK AND TARGET cuprobe::cuprobe)
     set(S_LINK cuprobe::cuprobe)
   endif()
-  get_filename_component(src "${S_SOURCE}" ABSOLUTE)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/sass")
-  # Tests of the same source, architecture, configuration and flags share one cubin (and one
-  # compile, and one log).
-  string(MD5 key "${src}|${S_ARCH}|${S_CONFIG}|${S_OPTIONS}|${S_LINK}")
-  string(SUBSTRING "${key}" 0 12 key)
-  get_filename_component(stem "${src}" NAME_WE)
-  set(cubin "${dir}/${stem}.${key}.sm_${S_ARCH}.cubin")
-  set(cubin_target cuprobe_cubin_${stem}_${key})
-  set(incs)
-  set(defs)
-  foreach(t IN LISTS S_LINK)
-    list(APPEND incs "$<TARGET_PROPERTY:${t},INTERFACE_INCLUDE_DIRECTORIES>")
-    list(APPEND defs "$<TARGET_PROPERTY:${t},INTERFACE_COMPILE_DEFINITIONS>")
-  endforeach()
-  set(inc_flags "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>")
-  set(def_flags "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>")
-  # The compile runs through cuprobe_sass_check.cmake in its compile mode, which keeps what nvcc
-  # and ptxas print (ptxas's wgmma notes are "info" lines, not warnings) in <cubin>.log.
-  if(NOT TARGET ${cubin_target})
-  add_custom_command(
-    OUTPUT "${cubin}"
-    BYPRODUCTS "${cubin}.log"
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
-    COMMAND "${CMAKE_COMMAND}" "-DCUPROBE_SASS_COMPILE_LOG=${cubin}.log"
-            -P "${_cuprobe_testing_dir}/cuprobe_sass_check.cmake" --
-            "${CMAKE_CUDA_COMPILER}" -cubin "-gencode=arch=compute_${S_ARCH},code=sm_${S_ARCH}"
-            -std=c++17 --extended-lambda ${config_flags} "${inc_flags}" "${def_flags}" ${S_OPTIONS}
-            -MD -MF "${cubin}.d" -o "${cubin}" "${src}"
-    DEPENDS "${src}"
-    DEPFILE "${cubin}.d"
-    COMMENT "cuprobe SASS tests: compiling ${S_SOURCE} for sm_${S_ARCH} (${S_CONFIG})"
-    COMMAND_EXPAND_LISTS VERBATIM)
-  add_custom_target(${cubin_target} ALL DEPENDS "${cubin}")
+  if(S_TARGET)
+    _cuprobe_sass_target_listing(${S_TARGET} ${S_ARCH} "${cuobjdump}" listing log)
+  else()
+    _cuprobe_sass_cubin_listing("${S_SOURCE}" ${S_ARCH} ${S_CONFIG} "${S_OPTIONS}" "${S_LINK}"
+                                "${cuobjdump}" listing log)
   endif()
 
   # The checks travel in a small file: CMake lists and regexes do not survive a command line.
   set(cfg "${dir}/${name}.check.cmake")
-  set(body "set(CUOBJDUMP [==[${cuobjdump}]==])\nset(NVDISASM [==[${CUPROBE_NVDISASM}]==])\n")
-  string(APPEND body "set(CUBIN [==[${cubin}]==])\nset(LOG [==[${cubin}.log]==])\n")
+  set(body "set(LISTING [==[${listing}]==])\nset(LOG [==[${log}]==])\n")
   string(APPEND body "set(FUNCTION [==[${S_FUNCTION}]==])\nset(CHECKS)\nset(SEQUENCE)\nset(INSIDE_LOOP)\n")
   if(S_BETWEEN)
     list(LENGTH S_BETWEEN nb)

@@ -1,20 +1,74 @@
-# Run by cuprobe_add_sass_test(), in one of two modes:
+# Run by cuprobe_add_sass_test(), in one of three modes:
 #
-# Compile: cmake -DCUPROBE_SASS_COMPILE_LOG=<log> -P cuprobe_sass_check.cmake -- <nvcc command>
+# Compile: cmake -DCUPROBE_SASS_COMPILE_LOG=<log> [-DLISTING=<file> -DCUOBJDUMP=... -DNVDISASM=...]
+#          -P cuprobe_sass_check.cmake -- <nvcc command>
 #   runs the command, prints what it printed and keeps it (stdout and stderr, merged) in <log>,
 #   and fails when the command fails. ptxas reports wgmma serialisation as "info" lines, which
-#   no -Werror catches; the check mode reads them from the log.
+#   no -Werror catches; the check mode reads them from the log. With LISTING, the cubin (the
+#   command's -o) is then disassembled once into LISTING (below). Used as a target's
+#   CUDA_COMPILER_LAUNCHER too (without LISTING): the compile of a target's object keeps its log.
+#
+# Disassemble: cmake -DCUPROBE_SASS_DISASSEMBLE=<cubin or object> -DLISTING=<file>
+#              -DCUOBJDUMP=... -DNVDISASM=... [-DARCH=90a] -P cuprobe_sass_check.cmake
+#   runs cuobjdump -sass once and writes LISTING: a line "F <n> <mangled name>" per function
+#   (n counts from 1), then one line "<n> <address> <instruction without its ';'>" per
+#   instruction. Every test of the cubin reads this listing; none runs cuobjdump again.
 #
 # Check: cmake -DCONFIG=<file> -P cuprobe_sass_check.cmake
-#   CONFIG sets CUOBJDUMP, NVDISASM, CUBIN, LOG, FUNCTION (regex or empty), CHECKS, SEQUENCE,
-#   INSIDE_LOOP and FORBID (lists), and BETWEEN_START / BETWEEN_END when the test has a region.
+#   CONFIG sets LISTING, LOG, FUNCTION (regex or empty), CHECKS, SEQUENCE, INSIDE_LOOP and
+#   FORBID (lists), and BETWEEN_START / BETWEEN_END when the test has a region.
+
+function(_cuprobe_sass_disassemble input listing)
+  get_filename_component(_nvdisasm_dir "${NVDISASM}" DIRECTORY)
+  set(ENV{NVDISASM_PATH} "${_nvdisasm_dir}")
+  set(ENV{PATH} "${_nvdisasm_dir}:$ENV{PATH}")
+  set(arch_flag)
+  if(DEFINED ARCH AND NOT ARCH STREQUAL "")
+    set(arch_flag -arch "sm_${ARCH}")
+  endif()
+  execute_process(COMMAND "${CUOBJDUMP}" -sass ${arch_flag} "${input}"
+                  OUTPUT_VARIABLE sass ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cuprobe-sass: cuobjdump -sass ${input} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE ";" "\\;" sass "${sass}")
+  string(REPLACE "\n" ";" lines "${sass}")
+  set(out "")
+  set(fidx 0)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "Function : ([^ \t]+)")
+      math(EXPR fidx "${fidx} + 1")
+      string(APPEND out "F ${fidx} ${CMAKE_MATCH_1}\n")
+    elseif(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)")
+      set(addr "${CMAKE_MATCH_1}")
+      string(STRIP "${CMAKE_MATCH_2}" inst)  # the instruction without its ';'
+      string(APPEND out "${fidx} ${addr} ${inst}\n")
+    endif()
+  endforeach()
+  file(WRITE "${listing}.tmp" "${out}")
+  file(RENAME "${listing}.tmp" "${listing}")
+endfunction()
+
+if(DEFINED CUPROBE_SASS_DISASSEMBLE)
+  _cuprobe_sass_disassemble("${CUPROBE_SASS_DISASSEMBLE}" "${LISTING}")
+  return()
+endif()
+
 if(DEFINED CUPROBE_SASS_COMPILE_LOG)
   set(cmd)
   set(after FALSE)
+  set(output)
+  set(next_is_output FALSE)
   math(EXPR last "${CMAKE_ARGC} - 1")
   foreach(i RANGE 0 ${last})
     if(after)
       list(APPEND cmd "${CMAKE_ARGV${i}}")
+      if(next_is_output)
+        set(output "${CMAKE_ARGV${i}}")
+        set(next_is_output FALSE)
+      elseif(CMAKE_ARGV${i} STREQUAL "-o")
+        set(next_is_output TRUE)
+      endif()
     elseif(CMAKE_ARGV${i} STREQUAL "--")
       set(after TRUE)
     endif()
@@ -30,51 +84,51 @@ if(DEFINED CUPROBE_SASS_COMPILE_LOG)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "cuprobe-sass: the compile failed (${rc})")
   endif()
+  if(DEFINED LISTING)
+    _cuprobe_sass_disassemble("${output}" "${LISTING}")
+  endif()
   return()
 endif()
 
 include("${CONFIG}")
-get_filename_component(_nvdisasm_dir "${NVDISASM}" DIRECTORY)
-set(ENV{NVDISASM_PATH} "${_nvdisasm_dir}")
-set(ENV{PATH} "${_nvdisasm_dir}:$ENV{PATH}")
-
-execute_process(COMMAND "${CUOBJDUMP}" -sass "${CUBIN}"
-                OUTPUT_VARIABLE sass ERROR_VARIABLE err RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "cuprobe-sass: cuobjdump -sass ${CUBIN} failed (${rc}): ${err}")
+if(NOT EXISTS "${LISTING}")
+  message("cuprobe-sass: FAILED: the disassembly ${LISTING} does not exist (build the tests first)")
+  message(FATAL_ERROR "cuprobe-sass: FAILED")
 endif()
 
-# Split the listing into functions and keep the instruction text of the selected ones.
-# `instructions` holds the text alone (CHECK, SEQUENCE, BETWEEN); `located` holds the same
-# instructions as "<function index>:<address>:<text>" (INSIDE_LOOP, where loops are per function).
-string(REPLACE ";" "\\;" sass "${sass}")
-string(REPLACE "\n" ";" lines "${sass}")
-set(instructions)
-set(located)
+# The listing's functions: keep the instructions of the selected ones, with list operations
+# over the whole listing (no per-line loop: a listing has up to 10^5 lines). `instructions`
+# holds the text alone (CHECK, SEQUENCE, BETWEEN); `located` holds
+# "<function number> <address> <text>" (INSIDE_LOOP, where loops are per function).
+file(STRINGS "${LISTING}" lines)
+set(headers "${lines}")
+list(FILTER headers INCLUDE REGEX "^F ")
 set(functions)
-set(keep FALSE)
-set(nfun 0)
-foreach(line IN LISTS lines)
-  if(line MATCHES "Function : ([^ \t]+)")
-    set(fn "${CMAKE_MATCH_1}")
+set(selected)
+foreach(h IN LISTS headers)
+  if(h MATCHES "^F ([0-9]+) (.+)$")
+    set(number "${CMAKE_MATCH_1}")
+    set(fn "${CMAKE_MATCH_2}")
     if(FUNCTION STREQUAL "" OR fn MATCHES "${FUNCTION}")
-      set(keep TRUE)
       list(APPEND functions "${fn}")
-      math(EXPR nfun "${nfun} + 1")
-    else()
-      set(keep FALSE)
+      list(APPEND selected "${number}")
     endif()
-  elseif(keep AND line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)")
-    set(addr "${CMAKE_MATCH_1}")
-    string(STRIP "${CMAKE_MATCH_2}" inst)  # the instruction without its ';'
-    list(APPEND instructions "${inst}")
-    list(APPEND located "${nfun}:${addr}:${inst}")
   endif()
 endforeach()
+list(LENGTH functions nfun)
+set(located "${lines}")
+if(nfun GREATER 0)
+  list(JOIN selected "|" alternatives)
+  list(FILTER located INCLUDE REGEX "^(${alternatives}) [0-9a-f]+ ")
+else()
+  set(located)
+endif()
+set(instructions "${located}")
+list(TRANSFORM instructions REPLACE "^[0-9]+ [0-9a-f]+ " "")
 
 list(LENGTH instructions ninst)
 if(nfun EQUAL 0)
-  message("cuprobe-sass: FAILED: no function in ${CUBIN} matches '${FUNCTION}'")
+  message("cuprobe-sass: FAILED: no function in ${LISTING} matches '${FUNCTION}'")
   message(FATAL_ERROR "cuprobe-sass: FAILED")
 endif()
 message("cuprobe-sass: ${ninst} instructions in ${nfun} function(s): ${functions}")
@@ -102,12 +156,9 @@ if(DEFINED BETWEEN_START)
 endif()
 
 function(count_matching pattern out)
-  set(n 0)
-  foreach(i IN LISTS instructions)
-    if(i MATCHES "${pattern}")
-      math(EXPR n "${n} + 1")
-    endif()
-  endforeach()
+  set(matching "${instructions}")
+  list(FILTER matching INCLUDE REGEX "${pattern}")
+  list(LENGTH matching n)
   set(${out} ${n} PARENT_SCOPE)
 endfunction()
 
@@ -178,13 +229,14 @@ endif()
 # branch (a BRA to a lower address; the BRA-to-itself after EXIT is none) to the farthest branch
 # back to that target. The whole function counts, whatever BETWEEN says.
 if(NOT "${INSIDE_LOOP}" STREQUAL "")
-  set(fidx 0)
+  set(k 0)
   foreach(fn IN LISTS functions)
-    math(EXPR fidx "${fidx} + 1")
+    list(GET selected ${k} fidx)
+    math(EXPR k "${k} + 1")
     set(begin -1)
     set(end -1)
     foreach(entry IN LISTS located)
-      if(entry MATCHES "^${fidx}:([0-9a-f]+):(@[^ ]+ +)?BRA[.A-Z0-9]* +0x([0-9a-f]+)")
+      if(entry MATCHES "^${fidx} ([0-9a-f]+) (@[^ ]+ +)?BRA[.A-Z0-9]* +0x([0-9a-f]+)")
         math(EXPR at "0x${CMAKE_MATCH_1}")
         math(EXPR target "0x${CMAKE_MATCH_3}")
         if(target LESS at AND (begin EQUAL -1 OR target LESS begin))
@@ -206,7 +258,7 @@ if(NOT "${INSIDE_LOOP}" STREQUAL "")
       set(inside 0)
       set(outside 0)
       foreach(entry IN LISTS located)
-        if(entry MATCHES "^${fidx}:([0-9a-f]+):(.*)$")
+        if(entry MATCHES "^${fidx} ([0-9a-f]+) (.*)$")
           set(addr "${CMAKE_MATCH_1}")
           set(inst "${CMAKE_MATCH_2}")
           if(inst MATCHES "${pattern}")

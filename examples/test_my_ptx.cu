@@ -2,10 +2,10 @@
 //
 //   The wrapper:   byte_swap32(x) with prmt.b32 (one PRMT instruction in SASS).
 //   The GPU test:  CUPROBE_GPU_TEST_CASE below; skipped, visibly, where no GPU exists.
-//   The SASS test: examples/CMakeLists.txt compiles byte_swap_kernel for sm_90a and checks
-//                  that exactly one PRMT is emitted:
-//                    cuprobe_add_sass_test(test_my_ptx SOURCE test_my_ptx.cu
-//                      OPTIONS -DCUPROBE_SASS_ONLY FUNCTION "byte_swap_kernel" CHECK "PRMT == 1")
+//   The SASS test: examples/CMakeLists.txt disassembles this program's object, as the build
+//                  compiles it, and checks that byte_swap_kernel has exactly one PRMT:
+//                    cuprobe_add_sass_test(test_my_ptx TARGET test_my_ptx
+//                      FUNCTION "byte_swap_kernel" CHECK "PRMT == 1")
 #include <cstdint>
 
 // 1. The wrapper. asm volatile is not needed: the result depends only on the operand.
@@ -20,7 +20,6 @@ __global__ void byte_swap_kernel(const std::uint32_t* in, std::uint32_t* out) {
   out[threadIdx.x] = byte_swap32(in[threadIdx.x]);
 }
 
-#ifndef CUPROBE_SASS_ONLY  // the SASS test compiles only the device code above
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
@@ -39,4 +38,3 @@ CUPROBE_GPU_TEST_CASE("byte_swap32 reverses the bytes") {
     REQUIRE(v[i] == ref);
   }
 }
-#endif

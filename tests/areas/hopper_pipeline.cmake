@@ -7,8 +7,7 @@
 cuprobe_host_test(hopper_pipeline)
 set_tests_properties(host.hopper_pipeline PROPERTIES LABELS "host;hopper_pipeline")
 # experiments/gemm_report.cuh's row description (it includes experiments/gemm.cuh: cuBLASLt)
-cuprobe_host_test(gemm_report)
-target_link_libraries(host_gemm_report PRIVATE CUDA::cublasLt)
+cuprobe_host_test(gemm_report LINK CUDA::cublasLt)
 set_tests_properties(host.gemm_report PROPERTIES LABELS "host;hopper_pipeline")
 cuprobe_gpu_test(hopper_pipeline)
 set_tests_properties(gpu.gpu_hopper_pipeline PROPERTIES TIMEOUT 300 LABELS "gpu;hopper_pipeline")
@@ -38,14 +37,13 @@ _hp_probe(pipeline_release_cluster "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 == 2"
 _hp_probe(epilogue_256 "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "^BAR\\.SYNC == 8")
 
 if(CUPROBE_BUILD_EXAMPLES)
-  # examples/gemm: the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
+  # examples/gemm, as the build compiles it (TARGET): the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
   # both descriptors, multicasts B, stores through STSM + UTMASTG, keeps everything in registers,
   # and ptxas does not serialise the wgmma (the SASS tier fails on warning C7515 by itself).
   # Clusters of 4: the same, with B multicast to 4 CTAs (a release to each of them).
   foreach(_c 2 4)
     set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi256ELb0EEE")
-    cuprobe_add_sass_test(gemm_kernel_cluster${_c} SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
-      OPTIONS -DNDEBUG FUNCTION "${_gemm_k}"
+    cuprobe_add_sass_test(gemm_kernel_cluster${_c} TARGET gemm FUNCTION "${_gemm_k}"
       CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
             "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
             "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= ${_c}"
@@ -53,8 +51,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   endforeach()
   # The ping-pong schedule (128 x 192 per consumer, clusters of 2): two m64 halves per K step,
   # 8 HGMMA.64x192x16 per K block, B multicast, two 64 x 192 epilogues (24 STSM, 6 stores).
-  cuprobe_add_sass_test(gemm_kernel_pingpong SOURCE "${PROJECT_SOURCE_DIR}/examples/gemm.cu"
-    OPTIONS -DNDEBUG
+  cuprobe_add_sass_test(gemm_kernel_pingpong TARGET gemm
     FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi192ELb1EEE"
     CHECK "^HGMMA\\.64x192x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^UTMASTG\\.2D == 6" "!LDL|STL"

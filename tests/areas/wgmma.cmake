@@ -273,8 +273,10 @@ _wgmma_bench(bf16_n256_rs_sparse "^${_rs_kernel}Lb1E"
              "HGMMA\\.SP\\.64x256x32\\.F32\\.BF16 ${_rs}, ${_d}, R[0-9]+, 0x0" "${_wait1}")
 # Every kernel examples/wgmma instantiates (each N of --full, RS, sparse, every in-flight
 # configuration) compiles without local memory and unserialised (the compile-log check).
-cuprobe_add_sass_test(wgmma_example_kernels SOURCE "${PROJECT_SOURCE_DIR}/examples/wgmma.cu"
-  FUNCTION "wgmma_bench_kernel" CHECK "GMMA >= 100" "!LDL|STL" LABELS wgmma)
+if(TARGET wgmma)
+  cuprobe_add_sass_test(wgmma_example_kernels TARGET wgmma
+    FUNCTION "wgmma_bench_kernel" CHECK "GMMA >= 100" "!LDL|STL" LABELS wgmma)
+endif()
 # examples/wgmma refuses bad options like every example (tests/areas/examples.cmake's helper;
 # the examples area sorts before this one).
 if(COMMAND cuprobe_example_refusal AND CUPROBE_BUILD_EXAMPLES)
