@@ -34,3 +34,13 @@ if(TEST sass.selftest_inside_loop_outside_fails)
 endif()
 cuprobe_add_sass_test(selftest_inside_loop_missing_fails SOURCE ${_sass}/selftest.cu
   INSIDE_LOOP "DFMA" EXPECT_FAILURE)
+
+# The host programs group many test files (tests/CMakeLists.txt): a failing case stays visible
+# under its own file's test, with its name, and a filter that selects nothing fails.
+cuprobe_host_test(grouping_selftest)
+set_tests_properties(host.grouping_selftest PROPERTIES FAIL_REGULAR_EXPRESSION ""
+  PASS_REGULAR_EXPRESSION
+  "TEST CASE: +grouping self-test: this case fails on purpose.*test cases: +2 [|] +1 passed [|] +1 failed")
+add_test(NAME host.grouping_empty_filter_fails COMMAND host_tests_0 "--source-file=*/no/such/file.cu")
+set_tests_properties(host.grouping_empty_filter_fails PROPERTIES LABELS host
+  FAIL_REGULAR_EXPRESSION "test cases: +0 +[|]" WILL_FAIL TRUE)
