@@ -2,7 +2,7 @@
 # setup-tests: install what the tests need on a fresh Debian/Ubuntu machine with the CUDA
 # toolkit, then return; the README's test command runs it before the tests:
 #
-#   bash scripts/setup-tests.sh && cmake --workflow --preset cpu
+#   bash scripts/setup-tests.sh && bash scripts/run-tests.sh cpu
 #
 # What it installs, and only when missing:
 #   doctest-dev, ninja-build, clang-format   Debian packages (apt-get; sudo when not root)
