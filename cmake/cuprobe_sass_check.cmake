@@ -18,6 +18,8 @@
 #   CONFIG sets LISTING, LOG, FUNCTION (regex or empty), CHECKS, SEQUENCE, INSIDE_LOOP and
 #   FORBID (lists), and BETWEEN_START / BETWEEN_END when the test has a region.
 
+cmake_policy(VERSION 3.25)  # script mode: list operations keep empty elements (CMP0007), ...
+
 function(_cuprobe_sass_disassemble input listing)
   get_filename_component(_nvdisasm_dir "${NVDISASM}" DIRECTORY)
   set(ENV{NVDISASM_PATH} "${_nvdisasm_dir}")
@@ -31,21 +33,38 @@ function(_cuprobe_sass_disassemble input listing)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "cuprobe-sass: cuobjdump -sass ${input} failed (${rc}): ${err}")
   endif()
-  string(REPLACE ";" "\\;" sass "${sass}")
+  # An instruction ends at its ';': that becomes '`' (no SASS text has one), so that list
+  # operations, which do not keep an escaped ';' escaped, see one line per element.
+  string(REPLACE ";" "`" sass "${sass}")
+  string(REPLACE "\\" "" sass "${sass}")
   string(REPLACE "\n" ";" lines "${sass}")
+  # Only function headers and instructions, each reduced to "F <name>" or "<address> <text>"
+  # by list operations over the whole disassembly; the loop below only numbers the functions.
+  list(FILTER lines INCLUDE REGEX "Function : [^ \t]+|/\\*[0-9a-f]+\\*/[ \t]+[^`]*[^` \t]")
+  list(TRANSFORM lines REPLACE ".*Function : ([^ \t]+).*" "F \\1")
+  list(TRANSFORM lines REPLACE "^.*/\\*([0-9a-f]+)\\*/[ \t]+([^`]*[^` \t]).*$" "\\1 \\2")
+  # Appending to one growing string copies it each time (quadratic for 10^5 lines): the text
+  # goes to the file in chunks.
+  file(WRITE "${listing}.tmp" "")
   set(out "")
   set(fidx 0)
+  set(n 0)
   foreach(line IN LISTS lines)
-    if(line MATCHES "Function : ([^ \t]+)")
+    if(line MATCHES "^F ")
       math(EXPR fidx "${fidx} + 1")
-      string(APPEND out "F ${fidx} ${CMAKE_MATCH_1}\n")
-    elseif(line MATCHES "/\\*([0-9a-f]+)\\*/[ \t]+([^;\\]*)")
-      set(addr "${CMAKE_MATCH_1}")
-      string(STRIP "${CMAKE_MATCH_2}" inst)  # the instruction without its ';'
-      string(APPEND out "${fidx} ${addr} ${inst}\n")
+      string(SUBSTRING "${line}" 2 -1 name)
+      string(APPEND out "F ${fidx} ${name}\n")
+    else()
+      string(APPEND out "${fidx} ${line}\n")
+    endif()
+    math(EXPR n "${n} + 1")
+    if(n EQUAL 2000)
+      file(APPEND "${listing}.tmp" "${out}")
+      set(out "")
+      set(n 0)
     endif()
   endforeach()
-  file(WRITE "${listing}.tmp" "${out}")
+  file(APPEND "${listing}.tmp" "${out}")
   file(RENAME "${listing}.tmp" "${listing}")
 endfunction()
 

@@ -30,10 +30,9 @@ phase configure cmake --preset "$preset" || rc=$?
 
 log="$bin/Testing/Temporary/LastTest.log"
 if [ -f "$log" ]; then
-  # LastTest.log: "<i>/<n> Test: <name>" ... "Test time = <s> sec" ... "Test Passed." / "Failed"
+  # LastTest.log: "<i>/<n> Test: <name>", the test's output, then "Test time = <s> sec".
   awk '/^[0-9]+\/[0-9]+ Test: /{name=$3}
-       /^Test time = /{t=$4}
-       /^Test (Passed|Failed)|^Test Skipped|^Test Not Run|Skipped/{ if (name != "") { print t, name; name="" } }' "$log" |
+       /^Test time = /{ if (name != "") { print $4, name; name="" } }' "$log" |
     sort -rn > "$bin.test-times"
   echo "run-tests: time per tier (sum of the tests' times):"
   awk '{split($2, p, "."); s[p[1]] += $1; n[p[1]]++} END {for (k in s) printf "  %-6s %4d tests %8.1f s\n", k, n[k], s[k]}' \

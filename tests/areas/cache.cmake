@@ -19,12 +19,8 @@ foreach(case IN ITEMS
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)
-  add_test(NAME host.cache_compile_fail_${n}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            -DCUPROBE_CASE=${n} "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/cache_compile_fail_${n}.o" "${_cache_fail_src}")
-  set_tests_properties(host.cache_compile_fail_${n} PROPERTIES LABELS host
-                       PASS_REGULAR_EXPRESSION "${sentence}")
+  cuprobe_compile_fail_test(host.cache_compile_fail_${n} "${_cache_fail_src}" ${arch} "${sentence}"
+                            -DCUPROBE_CASE=${n})
 endforeach()
 
 # ---- SASS: the instruction each operator emits, for each width, on sm_90a. ----

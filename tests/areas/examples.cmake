@@ -9,9 +9,13 @@ set(_cuprobe_examples device_report timers fma_throughput instruction_table late
     access_patterns)
 
 # cuprobe_example_refusal(<example> <test suffix> <expected stderr regex> <args>...)
+# (cuprobe_example_command: the example's own program, or a unity program and its name.)
 function(cuprobe_example_refusal example suffix expect)
+  cuprobe_example_command(${example} cmd)
+  list(POP_FRONT cmd exe)
+  list(APPEND cmd ${ARGN})
   add_test(NAME host.example_${example}_${suffix}
-    COMMAND "${CMAKE_COMMAND}" "-DEXE=$<TARGET_FILE:${example}>" "-DARGS=${ARGN}"
+    COMMAND "${CMAKE_COMMAND}" "-DEXE=${exe}" "-DARGS=${cmd}"
             "-DEXPECT=${expect}" -P "${CMAKE_CURRENT_SOURCE_DIR}/examples/expect_refusal.cmake")
   set_tests_properties(host.example_${example}_${suffix} PROPERTIES LABELS host TIMEOUT 120)
 endfunction()
@@ -22,7 +26,8 @@ foreach(e IN LISTS _cuprobe_examples)
   cuprobe_example_refusal(${e} unwritable_json "--json.*/no/such/dir/r.json"
                           --json /no/such/dir/r.json)
   cuprobe_example_refusal(${e} unwritable_csv "--csv.*/no/such/dir/r.csv" --csv /no/such/dir/r.csv)
-  add_test(NAME host.example_${e}_help COMMAND ${e} --help)
+  cuprobe_example_command(${e} cmd)
+  add_test(NAME host.example_${e}_help COMMAND ${cmd} --help)
   set_tests_properties(host.example_${e}_help PROPERTIES LABELS host TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "--json")
 endforeach()

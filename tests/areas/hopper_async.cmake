@@ -39,20 +39,15 @@ foreach(case IN ITEMS
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)
-  add_test(NAME host.hopper_async_compile_fail_${n}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            -DCUPROBE_CASE=${n} "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/hopper_async_compile_fail_${n}.o" "${_ha_fail_src}")
-  set_tests_properties(host.hopper_async_compile_fail_${n} PROPERTIES LABELS "host;hopper_async"
-                       PASS_REGULAR_EXPRESSION "${sentence}")
+  cuprobe_compile_fail_test(host.hopper_async_compile_fail_${n} "${_ha_fail_src}" ${arch} "${sentence}"
+                            -DCUPROBE_CASE=${n})
+  set_tests_properties(host.hopper_async_compile_fail_${n} PROPERTIES LABELS "host;hopper_async")
 endforeach()
 # The probe file itself compiles when no case is selected, for every target: the wrappers only
 # fail when instantiated (merely including the headers is fine).
 foreach(arch IN ITEMS 75 80 90 90a)
-  add_test(NAME host.hopper_async_compile_ok_sm${arch}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            -DCUPROBE_CASE=0 -Werror=all-warnings "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/hopper_async_compile_ok_${arch}.o" "${_ha_fail_src}")
+  cuprobe_compile_ok_test(host.hopper_async_compile_ok_sm${arch} "${_ha_fail_src}" ${arch} 17
+                          -DCUPROBE_CASE=0)
   set_tests_properties(host.hopper_async_compile_ok_sm${arch} PROPERTIES LABELS "host;hopper_async")
 endforeach()
 

@@ -5,13 +5,9 @@ cuprobe_host_test(hopper_tensor_map)
 cuprobe_gpu_test(hopper_tensor_map)
 
 # A C++ type without a TMA element type does not compile, and says why (nvcc at test time).
-add_test(NAME host.hopper_tensor_map_compile_fail
-  COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_90a,code=sm_90a"
-          -DCUPROBE_TENSOR_MAP_COMPILE_FAIL=1 "-I${PROJECT_SOURCE_DIR}/include"
-          -o "${CMAKE_CURRENT_BINARY_DIR}/hopper_tensor_map_compile_fail.o"
-          "${CMAKE_CURRENT_SOURCE_DIR}/host/hopper_tensor_map.cu")
-set_tests_properties(host.hopper_tensor_map_compile_fail PROPERTIES LABELS host
-  PASS_REGULAR_EXPRESSION "this C\\+\\+ type has no TMA element type")
+cuprobe_compile_fail_test(host.hopper_tensor_map_compile_fail
+  "${CMAKE_CURRENT_SOURCE_DIR}/host/hopper_tensor_map.cu" 90a
+  "this C\\+\\+ type has no TMA element type" -DCUPROBE_TENSOR_MAP_COMPILE_FAIL=1)
 
 # TMA tensor copies through tensor maps on an sm_90a GPU (ptx/bulk.cuh's tensor_load,
 # tensor_load_multicast, tensor_store): round trips for ranks 1..5 x swizzles x element types,

@@ -16,12 +16,8 @@ endif()
 set(_wgmma_fail_src "${CMAKE_CURRENT_SOURCE_DIR}/host/wgmma_compile_fail.cu")
 foreach(arch 75 80 90a)
   foreach(std 17 20)
-    add_test(NAME host.wgmma_header_compiles_sm${arch}_cxx${std}
-      COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++${std} "-gencode=arch=compute_${arch},code=sm_${arch}"
-              -Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror -DCUPROBE_CASE=0
-              "-I${PROJECT_SOURCE_DIR}/include"
-              -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_header_${arch}_${std}.o" "${_wgmma_fail_src}")
-    set_tests_properties(host.wgmma_header_compiles_sm${arch}_cxx${std} PROPERTIES LABELS host)
+    cuprobe_compile_ok_test(host.wgmma_header_compiles_sm${arch}_cxx${std} "${_wgmma_fail_src}"
+                            ${arch} ${std} -DCUPROBE_CASE=0)
   endforeach()
 endforeach()
 
@@ -45,12 +41,8 @@ foreach(case IN ITEMS
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)
-  add_test(NAME host.wgmma_compile_fail_${n}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            -DCUPROBE_CASE=${n} "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_compile_fail_${n}.o" "${_wgmma_fail_src}")
-  set_tests_properties(host.wgmma_compile_fail_${n} PROPERTIES LABELS host
-                       PASS_REGULAR_EXPRESSION "${sentence}")
+  cuprobe_compile_fail_test(host.wgmma_compile_fail_${n} "${_wgmma_fail_src}" ${arch} "${sentence}"
+                            -DCUPROBE_CASE=${n})
 endforeach()
 
 # ---- SASS: representative forms (tests/sass/wgmma_ops.cu). ----
@@ -195,20 +187,14 @@ set(_wgmma_bench "${CMAKE_CURRENT_SOURCE_DIR}/sass/wgmma_bench.cu")
 # Including the benchmark headers compiles for every target; instantiating the kernel for one
 # without sm_90a features is a compile error with ptx/wgmma.cuh's sentence.
 foreach(arch 75 80)
-  add_test(NAME host.wgmma_bench_header_compiles_sm${arch}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            -Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror -DCUPROBE_INCLUDE_ONLY
-            "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_bench_header_${arch}.o" "${_wgmma_bench}")
+  cuprobe_compile_ok_test(host.wgmma_bench_header_compiles_sm${arch} "${_wgmma_bench}" ${arch} 17
+                          -DCUPROBE_INCLUDE_ONLY)
   set_tests_properties(host.wgmma_bench_header_compiles_sm${arch} PROPERTIES LABELS "host;wgmma")
 endforeach()
 foreach(arch 80 90)
-  add_test(NAME host.wgmma_bench_needs_sm90a_sm${arch}
-    COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_${arch},code=sm_${arch}"
-            "-I${PROJECT_SOURCE_DIR}/include"
-            -o "${CMAKE_CURRENT_BINARY_DIR}/wgmma_bench_sm${arch}.o" "${_wgmma_bench}")
-  set_tests_properties(host.wgmma_bench_needs_sm90a_sm${arch} PROPERTIES LABELS "host;wgmma"
-                       PASS_REGULAR_EXPRESSION "wgmma needs sm_90a")
+  cuprobe_compile_fail_test(host.wgmma_bench_needs_sm90a_sm${arch} "${_wgmma_bench}" ${arch}
+                            "wgmma needs sm_90a")
+  set_tests_properties(host.wgmma_bench_needs_sm90a_sm${arch} PROPERTIES LABELS "host;wgmma")
 endforeach()
 
 # SASS (tests/sass/wgmma_bench.cu). _wgmma_bench(<probe> <function regex> <instruction> ...):

@@ -4,8 +4,9 @@
 #                              side, to PTX only (-fdevice-syntax-only; it parses the host code
 #                              as well), sm_90a, C++17, warnings as errors
 #   host.header_umbrella.sm<arch>.cxx<std>   the umbrella header compiles fully (host compiler,
-#                              ptxas) for sm_90a as C++17 and C++20, and its device side for
-#                              sm_75 and sm_80 as C++17 and C++20
+#                              ptxas) for sm_90a as C++17 and C++20, to a cubin (cicc, ptxas)
+#                              for sm_75 and sm_80 as C++17, and through the front end for
+#                              sm_75 and sm_80 as C++20
 # The list of headers is globbed: a new header joins without anyone editing this file.
 # tests/headers/fixture/broken.cuh (not a public header) proves that a header that is not
 # self-contained fails its test.
@@ -46,19 +47,13 @@ set_tests_properties(host.header_alone_catches_missing_include PROPERTIES
 
 set(_umbrella "${_hdir}/umbrella.cu")
 file(CONFIGURE OUTPUT "${_umbrella}" CONTENT "#include <cuprobe/cuprobe.cuh>\nint main() { return 0; }\n")
+# The umbrella for sm_75, sm_80 and sm_90a, C++17 and C++20 (each compiled the way
+# cuprobe_compile_ok_test, tests/CMakeLists.txt, says: fully at sm_90a, a cubin at the others as
+# C++17, the front end at the others as C++20).
 foreach(arch 75 80 90a)
   foreach(std 17 20)
-    if(arch STREQUAL "90a")
-      set(mode -c "-gencode=arch=compute_${arch},code=sm_${arch}" --extended-lambda
-               -Xcompiler=-Wall,-Wextra,-Werror)
-      set(out "${_hdir}/umbrella.sm${arch}.cxx${std}.o")
-    else()
-      set(mode -ptx "-gencode=arch=compute_${arch},code=compute_${arch}" -fdevice-syntax-only)
-      set(out "${_hdir}/umbrella.sm${arch}.cxx${std}.ptx")
-    endif()
-    add_test(NAME host.header_umbrella.sm${arch}.cxx${std}
-      COMMAND "${CMAKE_CUDA_COMPILER}" ${mode} -std=c++${std}
-              -Werror=all-warnings ${_hincs} -o "${out}" "${_umbrella}")
+    cuprobe_compile_ok_test(host.header_umbrella.sm${arch}.cxx${std} "${_umbrella}" ${arch} ${std}
+                            --extended-lambda ${_hincs})
     set_tests_properties(host.header_umbrella.sm${arch}.cxx${std} PROPERTIES
                          LABELS "host;headers" TIMEOUT 300)
   endforeach()
