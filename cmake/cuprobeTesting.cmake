@@ -27,6 +27,8 @@
 #                                      #   C7519), which every SASS test forbids by default
 #     [OPTIONS <nvcc flag>...]         # extra nvcc flags (-D..., -I..., -std=c++20)
 #     [LINK <target>...]               # take include dirs and defines from these targets
+#                                      #   (default: CUPROBE_SASS_DEFAULT_LINK if set, else
+#                                      #   cuprobe::cuprobe)
 #                                      #   (default: cuprobe::cuprobe when it exists)
 #     [LABELS <label>...]              # added to the "sass" label
 #     [EXPECT_FAILURE])                # the test passes only if a check fails (self-tests)
@@ -215,7 +217,9 @@ function(cuprobe_add_sass_test name)
     message(FATAL_ERROR
       "cuprobe_add_sass_test(${name}): CONFIG must be Release or Debug, not '${S_CONFIG}'")
   endif()
-  if(NOT DEFINED S_LINK AND TARGET cuprobe::cuprobe)
+  if(NOT DEFINED S_LINK AND DEFINED CUPROBE_SASS_DEFAULT_LINK)
+    set(S_LINK ${CUPROBE_SASS_DEFAULT_LINK})
+  elseif(NOT DEFINED S_LINK AND TARGET cuprobe::cuprobe)
     set(S_LINK cuprobe::cuprobe)
   endif()
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/sass")

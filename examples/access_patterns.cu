@@ -12,8 +12,8 @@
 // arrays (for compute-sanitizer; not DRAM figures). --ncu-set PATH: the ncu test set only, each
 // pattern launched once (the L2 working set, one pass), in the order of PATH's rows, which hold
 // the model's sectors and requests per launch. The experiments are experiments/access.cuh.
-#include <cuprobe/cuprobe.cuh>
 #include <cuprobe/experiments/access.cuh>  // not in the umbrella yet
+#include <cuprobe/suite.cuh>
 
 #include <unistd.h>
 

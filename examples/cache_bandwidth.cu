@@ -17,7 +17,7 @@
 //
 // The experiments are experiments/cache.cuh (cache_curves, cache_levels_of, l2_bandwidth) and
 // experiments/shared_memory.cuh; this program turns the command line into their options.
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <optional>

@@ -12,8 +12,8 @@
 // the same experiments/ functions.
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
 // the DRAM figures are then flagged cache_resident and are not DRAM figures).
-#include <cuprobe/cuprobe.cuh>
 #include <cuprobe/experiments/wgmma.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <optional>

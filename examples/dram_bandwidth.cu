@@ -13,7 +13,7 @@
 // command line into its options and prints the table. Each array is 64 x the L2 (3.75 GiB on
 // the H200), at least --l2-factor x the L2, capped by free memory (experiments::dram_array_bytes).
 // Bytes: read N, write N, copy N read + N written, mixed 5N read + N written, per pass.
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <algorithm>
 #include <cstdio>

@@ -9,7 +9,7 @@
 // exposed (the fewest chains reaching 97 % of the best rate for a block size) and where
 // register pressure starts to cost occupancy (the fewest chains whose occupancy is below the
 // block size's best).
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <vector>

@@ -8,7 +8,7 @@
 // with the most blocks of 256 threads that fit, ~2 ms per launch, median of the samples, at the
 // SM clock NVML reported during the samples (experiments::chain_throughput). Every result is
 // validated against the host reference (experiments::instruction_table_row).
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 

@@ -11,7 +11,7 @@
 // the median kept (experiments/latency.cuh, experiments/latency_sweeps.cuh). Cycles are
 // converted to ns with the effective SM clock measured first (clock64 over globaltimer).
 // Default loads (ld.global, cached in L1) and .cg loads (L2 only) give two curves.
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 

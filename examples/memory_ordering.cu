@@ -10,7 +10,7 @@
 // without the fence, per iteration, for one warp and for a block of 1024 threads, each a
 // measurement of the protocol (experiments/ordering.cuh); then fence.sc at every scope with
 // the stored rows on lines the L2 homes near to and far from SM 0 (fence_cost_by_home).
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 

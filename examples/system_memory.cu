@@ -12,8 +12,8 @@
 // The experiments are experiments/system_memory.cuh and experiments/copy_engine.cuh; the
 // visibility kernel gen/host_memory.cuh; the bus measure/bus.cuh. docs/system-memory.md
 // explains each figure and what limits the copies.
-#include <cuprobe/cuprobe.cuh>
 #include <cuprobe/experiments/system_memory.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <string>

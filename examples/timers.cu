@@ -8,7 +8,7 @@
 // empty region of the in-kernel region timer per scope; times an empty kernel launch with the
 // runner (per launch, and per launch in a graph); and prints the launch-overhead floor the
 // runner's "launch_bound" flag uses (measure/launch_overhead.cuh).
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <optional>

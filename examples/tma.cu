@@ -22,7 +22,7 @@
 // The experiments are experiments/tma.cuh (tma_latency, tma_streams) and
 // experiments/tma_multicast.cuh (tma_multicast); the kernels gen/tma.cuh and gen/tma_multicast.cuh.
 // sm_90 or newer: elsewhere the program refuses with a sentence.
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <functional>

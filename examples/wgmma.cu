@@ -14,8 +14,8 @@
 // The experiments are experiments/wgmma.cuh (one point) and experiments/wgmma_suite.cuh (which
 // points, the headline); the kernel is gen/wgmma.cuh. docs/wgmma.md ("Benchmarks") says what
 // each column means. sm_90 (built for sm_90a) only: elsewhere the program refuses.
-#include <cuprobe/cuprobe.cuh>
 #include <cuprobe/experiments/wgmma_suite.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdio>
 #include <string>

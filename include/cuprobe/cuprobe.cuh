@@ -1,7 +1,8 @@
-// cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header.
-// Layers, bottom-up (docs/guide.md): core, ptx, model, gen, measure, hopper, report,
-// experiments. (cuprobe/testing/ is not included here: it needs doctest. Include it in your
-// tests.)
+// cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header: every
+// public header of include/cuprobe/ (host.umbrella_includes_every_header checks it), layer by
+// layer, bottom-up (docs/guide.md). Two exceptions: ptx/detail/ (the parts of ptx/wgmma.cuh,
+// which includes them) and testing/doctest.cuh, which needs doctest: include it in your tests.
+// The benchmark suite (suite/, cuprobe::suite) is not part of the library.
 #pragma once
 
 #include "cuprobe/core/arch.cuh"
@@ -40,20 +41,17 @@
 #include "cuprobe/model/peak.cuh"
 #include "cuprobe/model/plateau.cuh"
 
-#include "cuprobe/gen/access.cuh"
-#include "cuprobe/gen/cache_bw.cuh"
-#include "cuprobe/gen/cache_bw_tma.cuh"
 #include "cuprobe/gen/chain.cuh"
 #include "cuprobe/gen/chase.cuh"
-#include "cuprobe/gen/dsm.cuh"
-#include "cuprobe/gen/host_memory.cuh"
-#include "cuprobe/gen/l2_home_write.cuh"
 #include "cuprobe/gen/ops.cuh"
 #include "cuprobe/gen/ordering.cuh"
-#include "cuprobe/gen/smem_bw.cuh"
 #include "cuprobe/gen/stream.cuh"
+#include "cuprobe/gen/stream_accounting.cuh"
+#include "cuprobe/gen/stream_check.cuh"
+#include "cuprobe/gen/stream_kernels.cuh"
+#include "cuprobe/gen/stream_table.cuh"
+#include "cuprobe/gen/stream_workload.cuh"
 #include "cuprobe/gen/tma.cuh"
-#include "cuprobe/gen/tma_multicast.cuh"
 
 #include "cuprobe/measure/bus.cuh"
 #include "cuprobe/measure/environment.cuh"
@@ -77,6 +75,8 @@
 #include "cuprobe/hopper/smem.cuh"
 #include "cuprobe/hopper/stream_k.cuh"
 #include "cuprobe/hopper/tensor_map.cuh"
+#include "cuprobe/hopper/tensor_map_rules.cuh"
+#include "cuprobe/hopper/tensor_map_spec.cuh"
 #include "cuprobe/hopper/tile_scheduler.cuh"
 
 #include "cuprobe/report/cli.cuh"
@@ -86,19 +86,4 @@
 #include "cuprobe/report/summary.cuh"
 #include "cuprobe/report/table.cuh"
 
-#include "cuprobe/experiments/access.cuh"
-#include "cuprobe/experiments/cache.cuh"
-#include "cuprobe/experiments/compute.cuh"
-#include "cuprobe/experiments/copy_engine.cuh"
-#include "cuprobe/experiments/dsm.cuh"
-#include "cuprobe/experiments/l2_home_write.cuh"
-#include "cuprobe/experiments/l2_partitions.cuh"
-#include "cuprobe/experiments/latency.cuh"
-#include "cuprobe/experiments/latency_sweeps.cuh"
-#include "cuprobe/experiments/memory.cuh"
-#include "cuprobe/experiments/ordering.cuh"
-#include "cuprobe/experiments/shared_memory.cuh"
-#include "cuprobe/experiments/system_memory.cuh"
-#include "cuprobe/experiments/timers.cuh"
-#include "cuprobe/experiments/tma.cuh"
-#include "cuprobe/experiments/tma_multicast.cuh"
+#include "cuprobe/testing/child.cuh"

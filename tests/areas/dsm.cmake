@@ -10,12 +10,9 @@ set_tests_properties(gpu.gpu_dsm PROPERTIES TIMEOUT 600 LABELS "gpu;dsm")
 set(_dsm_probe "${CMAKE_CURRENT_SOURCE_DIR}/sass/dsm.cu")
 
 # Instantiated for sm_80 the kernels do not compile, and say why (nvcc at test time).
-add_test(NAME host.dsm_needs_sm90
-  COMMAND "${CMAKE_CUDA_COMPILER}" -c -std=c++17 "-gencode=arch=compute_80,code=sm_80"
-          "-I${PROJECT_SOURCE_DIR}/include" -o "${CMAKE_CURRENT_BINARY_DIR}/dsm_sm80.o"
-          "${_dsm_probe}")
-set_tests_properties(host.dsm_needs_sm90 PROPERTIES LABELS "host;dsm"
-  PASS_REGULAR_EXPRESSION "cuprobe::ptx::cluster::ctarank\\(\\) needs sm_90 or newer")
+cuprobe_compile_fail_test(host.dsm_needs_sm90 "${_dsm_probe}" 80
+  "cuprobe::ptx::cluster::ctarank\\(\\) needs sm_90 or newer" "-I${PROJECT_SOURCE_DIR}/suite")
+set_tests_properties(host.dsm_needs_sm90 PROPERTIES LABELS "host;dsm")
 
 # ---- SASS (sm_90a). ----
 # ld.shared::cluster becomes a generic load through the shared window: LD.E (.64, .128) on the

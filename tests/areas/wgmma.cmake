@@ -188,12 +188,12 @@ set(_wgmma_bench "${CMAKE_CURRENT_SOURCE_DIR}/sass/wgmma_bench.cu")
 # without sm_90a features is a compile error with ptx/wgmma.cuh's sentence.
 foreach(arch 75 80)
   cuprobe_compile_ok_test(host.wgmma_bench_header_compiles_sm${arch} "${_wgmma_bench}" ${arch} 17
-                          -DCUPROBE_INCLUDE_ONLY)
+                          -DCUPROBE_INCLUDE_ONLY "-I${PROJECT_SOURCE_DIR}/suite")
   set_tests_properties(host.wgmma_bench_header_compiles_sm${arch} PROPERTIES LABELS "host;wgmma")
 endforeach()
 foreach(arch 80 90)
   cuprobe_compile_fail_test(host.wgmma_bench_needs_sm90a_sm${arch} "${_wgmma_bench}" ${arch}
-                            "wgmma needs sm_90a")
+                            "wgmma needs sm_90a" "-I${PROJECT_SOURCE_DIR}/suite")
   set_tests_properties(host.wgmma_bench_needs_sm90a_sm${arch} PROPERTIES LABELS "host;wgmma")
 endforeach()
 

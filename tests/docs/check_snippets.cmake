@@ -2,7 +2,7 @@
 # C++17, warnings as errors:
 #   ```cpp compile   a whole translation unit
 #   ```cpp body      statements: compiled as the body of a host function, after BODY_PRELUDE
-#                    (default: #include <cuprobe/cuprobe.cuh>, <cstdio> and <string>), with
+#                    (default: #include <cuprobe/suite.cuh>, the blocks and the suite, <cstdio> and <string>), with
 #                    `dev` (the device_info of an H200-like device) in scope
 #   cmake -DROOT=<source dir> -DNVCC=<nvcc> -DOUT=<dir> [-DDOCS=<file;...>] -P check_snippets.cmake
 #
@@ -19,12 +19,12 @@ if(NOT DEFINED DOCS)
   list(PREPEND DOCS "${ROOT}/README.md")
 endif()
 if(NOT DEFINED BODY_PRELUDE)
-  set(BODY_PRELUDE "#include <cuprobe/cuprobe.cuh>\n#include <cstdio>\n#include <string>\n")
+  set(BODY_PRELUDE "#include <cuprobe/suite.cuh>\n#include <cstdio>\n#include <string>\n")
 endif()
 file(MAKE_DIRECTORY "${OUT}")
 
 set(flags -c -std=c++17 "-gencode=arch=compute_90a,code=sm_90a" --extended-lambda -O3 -DNDEBUG
-          "-I${ROOT}/include" -Werror=all-warnings "-Xcompiler=-Wall,-Wextra,-Werror")
+          "-I${ROOT}/include" "-I${ROOT}/suite" -Werror=all-warnings "-Xcompiler=-Wall,-Wextra,-Werror")
 
 # Blocks, as parallel lists: where each comes from, and its whole translation unit (alone).
 set(block_where)

@@ -4,7 +4,7 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cmath>
 #include <string>

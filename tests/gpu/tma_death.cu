@@ -11,8 +11,8 @@
 #include <cuprobe/testing/child.cuh>
 #include <cuprobe/testing/doctest.cuh>
 
+#include <cuprobe/experiments/kernels/tma_multicast.cuh>
 #include <cuprobe/gen/tma.cuh>
-#include <cuprobe/gen/tma_multicast.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 
 #include <cstdint>

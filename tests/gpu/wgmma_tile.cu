@@ -13,7 +13,7 @@
 // (0xFF bytes), so an element left unwritten, and any NaN, fails.
 #pragma once
 
-#include <cuprobe/gen/wgmma.cuh>
+#include <cuprobe/experiments/kernels/wgmma.cuh>
 #include <cuprobe/ptx/fence.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 #include <cuprobe/testing/doctest.cuh>

@@ -4,7 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/gen/access.cuh>
+#include <cuprobe/experiments/kernels/access.cuh>
 #include <cuprobe/model/access.cuh>
 
 #include <set>

@@ -6,7 +6,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/cuprobe.cuh>
+#include <cuprobe/suite.cuh>
 
 #include <cstdint>
 #include <string>

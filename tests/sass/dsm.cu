@@ -3,7 +3,7 @@
 // bandwidth kernel's loads (LD.E, LD.E.64, LD.E.128), U = 8 per round, every load inside the
 // round loop, the cluster barriers around the timed region, no local memory. Compiled for sm_80
 // it must fail with the sentence of ptx/cluster.cuh (host.dsm_needs_sm90).
-#include <cuprobe/gen/dsm.cuh>
+#include <cuprobe/experiments/kernels/dsm.cuh>
 
 #include <cstdint>
 

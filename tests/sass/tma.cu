@@ -2,9 +2,9 @@
 // consumers' 16-byte shared loads inside their loop, the store stream's bounded bulk groups and
 // its proxy fence, and one copy per hop in the chase functors. Explicit instantiations; the
 // checks select them by mangled name.
+#include <cuprobe/experiments/kernels/tma_multicast.cuh>
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/tma.cuh>
-#include <cuprobe/gen/tma_multicast.cuh>
 
 namespace g = cuprobe::gen;
 using g::tma_copy;

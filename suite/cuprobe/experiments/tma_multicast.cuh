@@ -35,9 +35,9 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/experiments/dsm.cuh"
+#include "cuprobe/experiments/kernels/tma_multicast.cuh"
 #include "cuprobe/experiments/memory.cuh"
 #include "cuprobe/gen/tma.cuh"
-#include "cuprobe/gen/tma_multicast.cuh"
 #include "cuprobe/hopper/cluster.cuh"
 #include "cuprobe/measure/runner.cuh"
 

@@ -1,6 +1,6 @@
-// cuprobe/gen/host_memory.cuh: the visibility probe of system memory. A GPU thread reads one
-// word with a cache operator, tells the host it has, and keeps re-reading it with the same
-// operator while the host changes the word: does a re-read see the new value?
+// cuprobe/experiments/kernels/host_memory.cuh: the visibility probe of system memory. A GPU thread
+// reads one word with a cache operator, tells the host it has, and keeps re-reading it with the
+// same operator while the host changes the word: does a re-read see the new value?
 //
 //   namespace gen = cuprobe::gen;  namespace cache = cuprobe::ptx::cache;
 //   cuprobe::host_buffer<std::uint32_t> word(1, cuprobe::host_memory::mapped);

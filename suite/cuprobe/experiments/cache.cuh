@@ -34,10 +34,10 @@
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/experiments/kernels/cache_bw.cuh"
+#include "cuprobe/experiments/kernels/cache_bw_tma.cuh"
 #include "cuprobe/experiments/l2_home_write.cuh"
 #include "cuprobe/experiments/memory.cuh"
-#include "cuprobe/gen/cache_bw.cuh"
-#include "cuprobe/gen/cache_bw_tma.cuh"
 #include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/peak.cuh"
 

@@ -45,8 +45,8 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
+#include "cuprobe/experiments/kernels/access.cuh"
 #include "cuprobe/experiments/memory.cuh"
-#include "cuprobe/gen/access.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/model/access.cuh"
 

@@ -1,5 +1,5 @@
-// cuprobe/gen/smem_bw.cuh: shared-memory bandwidth: ld.shared or st.shared of 4, 8 or 16 bytes
-// per lane, at a chosen stride between lanes (bank conflicts) or all lanes on one word
+// cuprobe/experiments/kernels/smem_bw.cuh: shared-memory bandwidth: ld.shared or st.shared of 4, 8
+// or 16 bytes per lane, at a chosen stride between lanes (bank conflicts) or all lanes on one word
 // (broadcast), timed inside the kernel.
 //
 //   cuprobe::gen::smem_bw_args a;  a.rounds = 4096;  a.stride = 1;  a.cycles = d_cycles;

@@ -23,7 +23,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
-#include "cuprobe/gen/smem_bw.cuh"
+#include "cuprobe/experiments/kernels/smem_bw.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/model/memory.cuh"
 

@@ -1,9 +1,9 @@
-// cuprobe/gen/wgmma.cuh: the WGMMA benchmark kernel (sm_90a): back-to-back wgmma.mma_async on
-// operand tiles resident in shared memory (SS) or with A in registers (RS), dense or 2:4 sparse,
-// from one or more warpgroups per SM, with the groups in flight chosen at compile time; the
-// same kernel on one warpgroup with one MMA per group and wait_group<0> is the latency chain.
-// The host side: the configuration's traits, its operand tiles and the analysis of the
-// per-block records. The experiments that measure through the protocol: experiments/wgmma.cuh.
+// cuprobe/experiments/kernels/wgmma.cuh: the WGMMA benchmark kernel (sm_90a): back-to-back
+// wgmma.mma_async on operand tiles resident in shared memory (SS) or with A in registers (RS),
+// dense or 2:4 sparse, from one or more warpgroups per SM, with the groups in flight chosen at
+// compile time; the same kernel on one warpgroup with one MMA per group and wait_group<0> is the
+// latency chain. The host side: the configuration's traits, its operand tiles and the analysis of
+// the per-block records. The experiments that measure through the protocol: experiments/wgmma.cuh.
 //
 //   using C = cuprobe::gen::wgmma_bench<wg::bf16, 256>;        // SS, dense, 4 MMAs per group,
 //                                                              // wait_group<1> after each commit
@@ -52,7 +52,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/stats.cuh"
-#include "cuprobe/gen/wgmma_check.cuh"
+#include "cuprobe/experiments/kernels/wgmma_check.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/shared.cuh"
 #include "cuprobe/ptx/timer.cuh"

@@ -61,7 +61,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/core/launch.cuh"
-#include "cuprobe/gen/wgmma.cuh"
+#include "cuprobe/experiments/kernels/wgmma.cuh"
 #include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/nvml.cuh"
 #include "cuprobe/measure/runner.cuh"

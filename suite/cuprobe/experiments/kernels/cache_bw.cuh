@@ -1,5 +1,6 @@
-// cuprobe/gen/cache_bw.cuh: read, write and copy kernels for working sets that live in a cache
-// (L1 or L2), built so that every thread keeps U accesses in flight whatever the working set.
+// cuprobe/experiments/kernels/cache_bw.cuh: read, write and copy kernels for working sets that live
+// in a cache (L1 or L2), built so that every thread keeps U accesses in flight whatever the working
+// set.
 //
 //   namespace gen = cuprobe::gen;  namespace cache = cuprobe::ptx::cache;
 //   gen::stream_workload w(gen::stream_pattern::read, 16, (8u << 20) / 16);    // 8 MiB, filled

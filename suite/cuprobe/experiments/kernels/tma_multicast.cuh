@@ -1,9 +1,9 @@
-// cuprobe/gen/tma_multicast.cuh: the cluster multicast load stream (sm_90a). CTAs form clusters
-// of Cluster (1, 2, 4 or 8); each cluster walks chunks of the array, and for each chunk every rank
-// r issues one cp.async.bulk...multicast::cluster of slice r of the chunk into every CTA of the
-// cluster (ctaMask = all), so every CTA receives the whole chunk while the array is read from
-// global memory once per cluster. Consumer warps sum every word that lands (checked on the
-// host). The same kernel with Multicast = false is the non-multicast stream of the same total:
+// cuprobe/experiments/kernels/tma_multicast.cuh: the cluster multicast load stream (sm_90a). CTAs
+// form clusters of Cluster (1, 2, 4 or 8); each cluster walks chunks of the array, and for each
+// chunk every rank r issues one cp.async.bulk...multicast::cluster of slice r of the chunk into
+// every CTA of the cluster (ctaMask = all), so every CTA receives the whole chunk while the array
+// is read from global memory once per cluster. Consumer warps sum every word that lands (checked on
+// the host). The same kernel with Multicast = false is the non-multicast stream of the same total:
 // every CTA of the cluster loads the whole chunk itself (cp.async.bulk), so the cluster asks the
 // L2 for each chunk Cluster times. experiments/tma_multicast.cuh measures both.
 //

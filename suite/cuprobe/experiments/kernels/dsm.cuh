@@ -1,8 +1,8 @@
-// cuprobe/gen/dsm.cuh: distributed shared memory (DSM, sm_90 thread block clusters): the
-// pointer chase from one CTA into a peer CTA's shared memory, and the bandwidth kernel in which
-// every CTA reads its neighbour's shared memory, both with ld.shared::cluster and timed by
-// %clock64 inside the kernel. Host launch: hopper/cluster.cuh; the experiments that measure
-// through the protocol: experiments/dsm.cuh.
+// cuprobe/experiments/kernels/dsm.cuh: distributed shared memory (DSM, sm_90 thread block
+// clusters): the pointer chase from one CTA into a peer CTA's shared memory, and the bandwidth
+// kernel in which every CTA reads its neighbour's shared memory, both with ld.shared::cluster and
+// timed by %clock64 inside the kernel. Host launch: hopper/cluster.cuh; the experiments that
+// measure through the protocol: experiments/dsm.cuh.
 //
 //   gen::dsm_chase_args a;  a.next = d_next;  a.nodes = 4096;  a.stride = 4;  a.target = 1;
 //   a.warmup = 4096;  a.steps = 1 << 14;  a.out = d_out;  a.smids = d_smids;

@@ -50,8 +50,8 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/experiments/kernels/dsm.cuh"
 #include "cuprobe/experiments/latency.cuh"
-#include "cuprobe/gen/dsm.cuh"
 #include "cuprobe/hopper/cluster.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/model/memory.cuh"

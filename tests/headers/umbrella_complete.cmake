@@ -1,0 +1,22 @@
+# The umbrella header includes every public header: cmake -DINCLUDE=<include dir> -P this file.
+get_filename_component(INCLUDE "${INCLUDE}" ABSOLUTE)
+# Not public: ptx/detail/ (the parts of ptx/wgmma.cuh). Left out on purpose: testing/doctest.cuh
+# (it needs doctest; tests include it themselves).
+file(GLOB_RECURSE headers RELATIVE "${INCLUDE}" "${INCLUDE}/cuprobe/*.cuh")
+file(READ "${INCLUDE}/cuprobe/cuprobe.cuh" umbrella)
+set(missing)
+foreach(h IN LISTS headers)
+  if(h MATCHES "/detail/" OR h STREQUAL "cuprobe/cuprobe.cuh" OR h STREQUAL "cuprobe/testing/doctest.cuh")
+    continue()
+  endif()
+  string(FIND "${umbrella}" "#include \"${h}\"" at)
+  if(at EQUAL -1)
+    list(APPEND missing "${h}")
+  endif()
+endforeach()
+list(LENGTH headers n)
+if(missing)
+  string(REPLACE ";" ", " missing "${missing}")
+  message(FATAL_ERROR "cuprobe/cuprobe.cuh does not include: ${missing}")
+endif()
+message(STATUS "cuprobe/cuprobe.cuh includes every public header (${n} files under cuprobe/)")
