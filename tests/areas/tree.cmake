@@ -13,6 +13,12 @@ if(CUPROBE_CLANG_FORMAT)
   add_test(NAME host.tree_format
     COMMAND "${CMAKE_COMMAND}" -DROOT=${PROJECT_SOURCE_DIR} -DCHECK=format
             -DCLANG_FORMAT=${CUPROBE_CLANG_FORMAT} -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
+  # ... which must be able to fail: the fixture's unformatted header is named.
+  add_test(NAME host.tree_format_catches
+    COMMAND "${CMAKE_COMMAND}" -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/tree/fixture -DCHECK=format
+            "-DCLANG_FORMAT=${CUPROBE_CLANG_FORMAT}" -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
+  set_tests_properties(host.tree_format_catches PROPERTIES LABELS host PASS_REGULAR_EXPRESSION
+    "include/cuprobe/gen/unformatted.cuh is not formatted")
   set_tests_properties(host.tree_format PROPERTIES LABELS host
                        FAIL_REGULAR_EXPRESSION "cuprobe-tree: FAILED")
 else()
