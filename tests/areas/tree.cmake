@@ -1,7 +1,7 @@
 # The tree's own rules (tests/tree/check_tree.cmake): every asm in ptx/, no file over 600 lines
 # without a reason, each layer includes only the layers below it, and clang-format clean. Host
 # tier: no GPU, no build.
-foreach(check IN ITEMS asm length layers)
+foreach(check IN ITEMS asm length layers cycles)
   add_test(NAME host.tree_${check}
     COMMAND "${CMAKE_COMMAND}" -DROOT=${PROJECT_SOURCE_DIR} -DCHECK=${check}
             -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
@@ -37,3 +37,9 @@ add_test(NAME host.tree_layers_catches
           -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
 set_tests_properties(host.tree_layers_catches PROPERTIES LABELS host
   PASS_REGULAR_EXPRESSION "model/upward.cuh \\(layer model\\) includes the gen layer")
+# ... and the cycle check: gen/cycle_a.cuh and gen/cycle_b.cuh include each other.
+add_test(NAME host.tree_cycles_catches
+  COMMAND "${CMAKE_COMMAND}" -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/tree/fixture -DCHECK=cycles
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
+set_tests_properties(host.tree_cycles_catches PROPERTIES LABELS host
+  PASS_REGULAR_EXPRESSION "cuprobe/gen/cycle_a.cuh includes itself")

@@ -1,6 +1,6 @@
 // cuprobe/hopper/tensor_map_rules.cuh: the checker behind tensor_map_spec::violations() and
-// tensor_map_spec::check(); included by cuprobe/hopper/tensor_map_spec.cuh (either header alone
-// gives both).
+// tensor_map_spec::check(), on the types of detail/tensor_map_spec_types.cuh; included by
+// cuprobe/hopper/tensor_map_spec.cuh (either header alone gives both).
 //
 //   using namespace cuprobe::hopper;
 //   auto spec = tensor_map_spec::matrix(p, 1024, 1024, 64, 300);   // float* p; box[0] > 256
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cuprobe/hopper/tensor_map_spec.cuh"
+#include "cuprobe/hopper/detail/tensor_map_spec_types.cuh"
 
 namespace cuprobe::hopper {
 
