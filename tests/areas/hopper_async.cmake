@@ -43,6 +43,11 @@ foreach(case IN ITEMS
                             -DCUPROBE_CASE=${n})
   set_tests_properties(host.hopper_async_compile_fail_${n} PROPERTIES LABELS "host;hopper_async")
 endforeach()
+# A target built for the toolkit's default architecture is told where to set it.
+cuprobe_compile_fail_test(host.arch_guard_names_cuda_architectures "${_ha_fail_src}" 75
+  "mbarrier::init needs sm_80 or newer; .*CMake's CUDA_ARCHITECTURES 90a" -DCUPROBE_CASE=13)
+cuprobe_compile_fail_test(host.arch_guard_sm90a_names_cuda_architectures "${_ha_fail_src}" 90
+  "setmaxnreg_dec needs sm_90a.*CMake's CUDA_ARCHITECTURES 90a" -DCUPROBE_CASE=5)
 # The probe file itself compiles when no case is selected, for every target: the wrappers only
 # fail when instantiated (merely including the headers is fine).
 foreach(arch IN ITEMS 75 80 90 90a)

@@ -71,11 +71,18 @@ inline constexpr bool sm90a = has_sm90a_features || always_false<T>;
 }  // namespace cuprobe::arch
 
 /// Fails compilation of the enclosing template (dependent on T) for targets below sm_MIN/10.
-#define CUPROBE_REQUIRE_SM(MIN, T, MESSAGE) \
-  static_assert(::cuprobe::arch::detail::at_least<MIN, T>, MESSAGE)
+/// The sentence ends with where the architecture is set: a target's CUDA_ARCHITECTURES (90a for
+/// the Hopper blocks), since a target that sets none is compiled for the toolkit's default.
+#define CUPROBE_REQUIRE_SM(MIN, T, MESSAGE)                                             \
+  static_assert(::cuprobe::arch::detail::at_least<MIN, T>, MESSAGE                      \
+                "; this code is compiled for an older GPU: set the architecture, e.g. " \
+                "CMake's CUDA_ARCHITECTURES 90a for the Hopper blocks")
 
 /// Fails compilation of the enclosing template (dependent on T) unless compiled for sm_90a.
-#define CUPROBE_REQUIRE_SM90A(T, MESSAGE) static_assert(::cuprobe::arch::detail::sm90a<T>, MESSAGE)
+#define CUPROBE_REQUIRE_SM90A(T, MESSAGE)                                               \
+  static_assert(::cuprobe::arch::detail::sm90a<T>, MESSAGE                              \
+                "; set the architecture to sm_90a exactly: CMake's CUDA_ARCHITECTURES " \
+                "90a, or -gencode=arch=compute_90a,code=sm_90a")
 
 namespace cuprobe::arch {
 
