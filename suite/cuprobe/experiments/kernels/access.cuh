@@ -1,8 +1,8 @@
-// cuprobe/experiments/kernels/access.cuh: access-pattern kernels (issue "Access patterns explained
-// by sectors"): every warp issues the warp request of a model::access_pattern, region after region
-// of an array, as a read (values summed into a sink) or a copy (to the same offsets of a second
-// array), so that the bytes fetched per useful byte are the model's (model/access.cuh) and ncu's
-// sectors per request can be compared with it.
+// cuprobe/experiments/kernels/access.cuh: access-pattern kernels: every warp issues the warp
+// request of a model::access_pattern, region after region of an array, as a read (values summed
+// into a sink) or a copy (to the same offsets of a second array), so that the bytes fetched per
+// useful byte are the model's (model/access.cuh) and ncu's sectors per request can be compared with
+// it.
 //
 //   namespace gen = cuprobe::gen;
 //   cuprobe::model::access_pattern p;  p.width = 4;  p.stride = 2;

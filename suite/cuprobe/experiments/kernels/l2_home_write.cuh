@@ -1,6 +1,6 @@
 // cuprobe/experiments/kernels/l2_home_write.cuh: an L2 write kernel in which every SM stores to
 // lines that a plan assigns to it, so that a benchmark can choose on which L2 partition the lines
-// written by each SM are homed (experiments/l2_home_write.cuh builds the plans; issue 11).
+// written by each SM are homed (experiments/l2_home_write.cuh builds the plans).
 //
 //   namespace gen = cuprobe::gen;
 //   gen::l2_home_write_args a;               // lines, sm_first from a plan; out: the lines' memory
