@@ -4,7 +4,7 @@
 //   build/h200/examples/memory_ordering --json ordering.json     (--quick: fewer launches)
 //
 // Patterns (gen/ordering.cuh): fence_then_atomic (store; __threadfence-like fence.sc.gpu;
-// atomic ticket), acq_rel_atomic (cuda::atomic_ref fetch_add acq_rel), and
+// atomic ticket), acq_rel_atomic (ptx::atomic_fetch_add acq_rel), and
 // release_atomic_acquire_load (release fetch_add, acquire load by the last block). Integer
 // inputs, so "exact" means equal. Fence cost: a loop of (store; fence) minus the same loop
 // without the fence, per iteration, for one warp and for a block of 1024 threads, each a

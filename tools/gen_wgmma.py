@@ -111,6 +111,8 @@ HEADER = """\
 // 16-bit types have them, RS has no TA); SEL the sparsity selector; scale_d (0: D = A*B,
 // otherwise D = A*B + D) goes through a predicate set inside the asm block. Every statement is
 // asm volatile with a "memory" clobber: it reads shared memory that no operand names.
+// Only the sm_90a device pass sees the asm; the host pass and other targets see an empty
+// template (see STUB in the generator), so the umbrella header stays cheap to compile.
 #pragma once
 
 #include <cstdint>
@@ -170,6 +172,32 @@ def define_macro():
 """
 
 
+# The host pass and the device passes of other targets never execute a wgmma: they get one
+# empty template instead of the 384 asm specializations (2.3 MB once preprocessed), which keeps
+# every translation unit that includes the umbrella fast to compile. wgmma.cuh's checks reject
+# an illegal combination or a target without sm_90a before either is reached.
+STUB = """\
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CUPROBE_DETAIL_WGMMA_ASM 1
+#endif
+
+#if !defined(CUPROBE_DETAIL_WGMMA_ASM)
+/// Host pass, or a device target without sm_90a: no wgmma is ever executed here.
+template <int N, class D, class A, class B>
+struct ops {
+  template <int SA, int SB, int TA, int TB, class... Args>
+  __host__ __device__ static void ss(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, class... Args>
+  __host__ __device__ static void rs(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, int SEL, class... Args>
+  __host__ __device__ static void sp_ss(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, int SEL, class... Args>
+  __host__ __device__ static void sp_rs(Args&&...) {}
+};
+#else
+"""
+
+
 def render():
     parts = [HEADER]
     parts.append("// ---- Per register count R: the accumulator list \"{%0, ..., %R-1}\", the operand\n"
@@ -180,6 +208,7 @@ def render():
         parts.append(form_macro(name))
     parts.append("\n#define CUPROBE_WGMMA_REG_F float\n#define CUPROBE_WGMMA_REG_H std::uint32_t\n\n")
     parts.append("namespace cuprobe::ptx::wgmma::detail {\n\n")
+    parts.append(STUB)
     parts.append("/// The asm of one legal (N, D, A, B); undefined for every other combination.\n")
     parts.append("template <int N, class D, class A, class B>\nstruct ops;\n\n")
     parts.append(define_macro())
@@ -189,6 +218,7 @@ def render():
         for n in NS:
             parts.append(specialization(d, a, b, k, trans, n) + "\n")
         parts.append("\n")
+    parts.append("#endif  // CUPROBE_DETAIL_WGMMA_ASM\n\n")
     parts.append("}  // namespace cuprobe::ptx::wgmma::detail\n\n")
     undef = ["CUPROBE_WGMMA_DEFINE"]
     parts.append("".join(f"#undef {m}\n" for m in undef))

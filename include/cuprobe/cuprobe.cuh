@@ -18,6 +18,7 @@
 #include "cuprobe/core/version.cuh"
 
 #include "cuprobe/ptx/arith.cuh"
+#include "cuprobe/ptx/atomic.cuh"
 #include "cuprobe/ptx/barrier.cuh"
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/cache.cuh"

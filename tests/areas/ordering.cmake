@@ -76,3 +76,29 @@ cuprobe_add_sass_test(ordering_fence_cost_baseline SOURCE ${_ordering_probe}
 cuprobe_add_sass_test(ordering_home_probe SOURCE ${_ordering_probe}
   FUNCTION "chase_hops_kernel.*chase_load_home" BETWEEN "SR_CLOCKLO" "SR_CLOCKLO"
   CHECK "ATOMG?\\.E\\.ADD\\.64\\.STRONG\\.GPU == 1" "!LDG")
+
+# ptx/atomic.cuh (probe_atomic_<op>_<sem>_<scope>: "store; atomic; store"): the scope becomes the
+# instruction's .STRONG.<SM|GPU|SYS> (cluster: GPU), a release half MEMBAR.ALL.<scope> before it,
+# an acquire half CCTL.IVALL after it (not at CTA scope). The fetch-add of one address by a warp is
+# aggregated by ptxas into one predicated ATOM.
+function(_ordering_atomic probe)
+  cuprobe_add_sass_test(ordering_atomic_${probe} SOURCE ${_ordering_probe}
+    FUNCTION "^probe_atomic_${probe}$" ${ARGN})
+endfunction()
+_ordering_atomic(load_relaxed_gpu CHECK "LDG?\\.E\\.STRONG\\.GPU == 1" "!MEMBAR|CCTL")
+_ordering_atomic(load_acquire_gpu CHECK "LDG?\\.E\\.STRONG\\.GPU == 1" "!MEMBAR"
+  SEQUENCE "STG" "LDG?\\.E\\.STRONG\\.GPU" "CCTL\\.IVALL" "STG")
+_ordering_atomic(load_acquire_sys CHECK "LDG?\\.E\\.STRONG\\.SYS == 1"
+  SEQUENCE "LDG?\\.E\\.STRONG\\.SYS" "CCTL\\.IVALL")
+_ordering_atomic(store_relaxed_gpu CHECK "STG?\\.E\\.STRONG\\.GPU == 1" "!MEMBAR|CCTL")
+_ordering_atomic(store_release_gpu CHECK "STG?\\.E\\.STRONG\\.GPU == 1" "!CCTL"
+  SEQUENCE "STG\\.E " "MEMBAR\\.ALL\\.GPU" "STG?\\.E\\.STRONG\\.GPU" "STG\\.E ")
+_ordering_atomic(store_release_cta CHECK "STG?\\.E\\.STRONG\\.SM == 1" "!CCTL|MEMBAR\\..*\\.GPU"
+  SEQUENCE "MEMBAR\\.ALL\\.CTA" "STG?\\.E\\.STRONG\\.SM")
+_ordering_atomic(add_relaxed_gpu CHECK "ATOMG?\\.E\\.ADD\\.STRONG\\.GPU == 1" "!MEMBAR|CCTL")
+_ordering_atomic(add_acq_rel_gpu CHECK "ATOMG?\\.E\\.ADD\\.STRONG\\.GPU == 1"
+  SEQUENCE "MEMBAR\\.ALL\\.GPU" "ATOMG?\\.E\\.ADD\\.STRONG\\.GPU" "CCTL\\.IVALL")
+_ordering_atomic(add_release_cluster CHECK "ATOMG?\\.E\\.ADD\\.STRONG\\.GPU == 1" "!CCTL"
+  SEQUENCE "MEMBAR\\.ALL\\.GPU" "ATOMG?\\.E\\.ADD\\.STRONG\\.GPU")
+_ordering_atomic(add_acquire_sys CHECK "ATOMG?\\.E\\.ADD\\.STRONG\\.SYS == 1" "!MEMBAR"
+  SEQUENCE "ATOMG?\\.E\\.ADD\\.STRONG\\.SYS" "CCTL\\.IVALL")

@@ -9,15 +9,18 @@
 //   figure is a measurement of the protocol (unit cycles, environment, flags).
 // - experiments::fence_cost_by_home: lines sorted by their L2 home (each once, the same in a
 //   second chase), every placed point measured on its SM; near/far differences printed.
+// - ptx/atomic.cuh: the message-passing loop's flag and acknowledgement go through its loads and
+//   stores; every thread of 64 blocks takes a ticket with atomic_fetch_add at each semantics:
+//   each ticket is taken exactly once and the counter ends at the thread count.
 // No test relies on a race showing up: a missing fence is not reliably observable.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
 #include <cuprobe/experiments/ordering.cuh>
 #include <cuprobe/gen/ordering.cuh>
+#include <cuprobe/ptx/atomic.cuh>
 #include <cuprobe/ptx/fence.cuh>
 
-#include <cuda/atomic>
 #include <cuda/ptx>
 
 #include <algorithm>
@@ -121,13 +124,12 @@ __global__ void message_passing_kernel(unsigned* data, unsigned* flag, unsigned*
     const bool writer = blockIdx.x == 0 && threadIdx.x == 0;
     const bool reader =
         same_block ? (blockIdx.x == 0 && threadIdx.x == 32) : (blockIdx.x == 1 && threadIdx.x == 0);
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(*flag), a(*ack);
     if (writer) {
       for (unsigned r = 1; r <= rounds; ++r) {
         for (unsigned j = 0; j < mp_words; ++j) data[j] = r * 131u + j;  // plain stores
         Release::run();
-        f.store(r, cuda::memory_order_relaxed);
-        for (unsigned spins = 0; a.load(cuda::memory_order_acquire) != r;)
+        p::atomic_store<p::sem::relaxed, p::scope::gpu>(flag, r);
+        for (unsigned spins = 0; p::atomic_load<p::sem::acquire, p::scope::gpu>(ack) != r;)
           if (++spins > mp_spin_limit) {
             atomicAdd(&status[2], 1u);
             return;
@@ -135,7 +137,7 @@ __global__ void message_passing_kernel(unsigned* data, unsigned* flag, unsigned*
       }
     } else if (reader) {
       for (unsigned r = 1; r <= rounds; ++r) {
-        for (unsigned spins = 0; f.load(cuda::memory_order_relaxed) != r;)
+        for (unsigned spins = 0; p::atomic_load<p::sem::relaxed, p::scope::gpu>(flag) != r;)
           if (++spins > mp_spin_limit) {
             atomicAdd(&status[2], 1u);
             return;
@@ -143,10 +145,41 @@ __global__ void message_passing_kernel(unsigned* data, unsigned* flag, unsigned*
         Acquire::run();
         for (unsigned j = 0; j < mp_words; ++j)  // plain loads
           if (data[j] != r * 131u + j) atomicAdd(&status[0], 1u);
-        a.store(r, cuda::memory_order_release);
+        p::atomic_store<p::sem::release, p::scope::gpu>(ack, r);
       }
     }
   }
+}
+
+// ---- ptx/atomic.cuh: tickets ----------------------------------------------------------------
+
+template <class Sem, class Scope>
+__global__ void ticket_kernel(unsigned* counter, unsigned* taken, unsigned slots) {
+  const unsigned t = p::atomic_fetch_add<Sem, Scope>(counter, 1u);
+  if (t < slots) atomicAdd(&taken[t], 1u);
+}
+
+template <class Sem, class Scope>
+void check_tickets(const char* what) {
+  CAPTURE(what);
+  constexpr unsigned blocks = 64, threads = 256, n = blocks * threads;
+  cuprobe::device_buffer<unsigned> counter(1), taken(n);
+  counter.zero();
+  taken.zero();
+  ticket_kernel<Sem, Scope><<<blocks, threads>>>(counter.data(), taken.data(), n);
+  CUPROBE_CHECK(cudaGetLastError());
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  CHECK(counter.to_host()[0] == n);
+  const auto t = taken.to_host();
+  CHECK(std::count(t.begin(), t.end(), 1u) == std::ptrdiff_t(n));
+}
+
+CUPROBE_GPU_TEST_CASE("ptx::atomic_fetch_add: every ticket taken once, at each semantics") {
+  check_tickets<p::sem::relaxed, p::scope::gpu>("relaxed.gpu");
+  check_tickets<p::sem::acquire, p::scope::gpu>("acquire.gpu");
+  check_tickets<p::sem::release, p::scope::gpu>("release.gpu");
+  check_tickets<p::sem::acq_rel, p::scope::gpu>("acq_rel.gpu");
+  check_tickets<p::sem::acq_rel, p::scope::sys>("acq_rel.sys");
 }
 
 enum class mp_shape { same_block, cluster, two_blocks };

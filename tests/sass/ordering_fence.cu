@@ -3,6 +3,7 @@
 // compile to. tests/areas/ordering.cmake holds the expected SASS; docs/memory-latency.md the table.
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/ordering.cuh>
+#include <cuprobe/ptx/atomic.cuh>
 #include <cuprobe/ptx/fence.cuh>
 
 namespace p = cuprobe::ptx;
@@ -56,3 +57,31 @@ template __global__ void g::chase_hops_kernel<g::chase_load_home>(std::uint64_t,
                                                                   g::chase_load_home, unsigned*,
                                                                   std::uint32_t*,
                                                                   g::chase_lane_out*);
+
+// ptx/atomic.cuh: each scoped load, store and fetch-add between two plain stores.
+#define PROBE_ATOMIC(NAME, ...)                                  \
+  extern "C" __global__ void NAME(unsigned* x, unsigned* flag) { \
+    x[0] = 1;                                                    \
+    __VA_ARGS__;                                                 \
+    x[1] = 2;                                                    \
+  }
+PROBE_ATOMIC(probe_atomic_load_relaxed_gpu,
+             (x[2] = p::atomic_load<p::sem::relaxed, p::scope::gpu>(flag)))
+PROBE_ATOMIC(probe_atomic_load_acquire_gpu,
+             (x[2] = p::atomic_load<p::sem::acquire, p::scope::gpu>(flag)))
+PROBE_ATOMIC(probe_atomic_load_acquire_sys,
+             (x[2] = p::atomic_load<p::sem::acquire, p::scope::sys>(flag)))
+PROBE_ATOMIC(probe_atomic_store_relaxed_gpu,
+             (p::atomic_store<p::sem::relaxed, p::scope::gpu>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_store_release_gpu,
+             (p::atomic_store<p::sem::release, p::scope::gpu>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_store_release_cta,
+             (p::atomic_store<p::sem::release, p::scope::cta>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_add_relaxed_gpu,
+             (x[2] = p::atomic_fetch_add<p::sem::relaxed, p::scope::gpu>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_add_acq_rel_gpu,
+             (x[2] = p::atomic_fetch_add<p::sem::acq_rel, p::scope::gpu>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_add_release_cluster,
+             (x[2] = p::atomic_fetch_add<p::sem::release, p::scope::cluster>(flag, 3u)))
+PROBE_ATOMIC(probe_atomic_add_acquire_sys,
+             (x[2] = p::atomic_fetch_add<p::sem::acquire, p::scope::sys>(flag, 3u)))

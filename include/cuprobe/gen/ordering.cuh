@@ -20,7 +20,6 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include <cuda/atomic>
 
 #include <cstdint>
 #include <string>
@@ -29,6 +28,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/ptx/atomic.cuh"
 #include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/opaque.cuh"
@@ -45,7 +45,7 @@ enum class publish_pattern {
   /// ticket, then a barrier, then plain loads (fence-fence synchronisation; CUDA's
   /// threadFenceReduction sample does this with __threadfence()).
   fence_then_atomic,
-  /// Writer and last block: fetch_add(acq_rel) on a cuda::atomic_ref<unsigned, device>: the
+  /// Writer and last block: fetch_add(acq_rel) at gpu scope (ptx::atomic_fetch_add): the
   /// release half publishes, the acquire half (in the last block) consumes; no separate fence.
   acq_rel_atomic,
   /// Writer: fetch_add(release). Last block: every thread does an acquire load of the counter
@@ -80,8 +80,6 @@ __device__ __forceinline__ unsigned long long block_sum_256(unsigned long long v
   __syncthreads();
   return s;
 }
-
-using device_counter = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 }  // namespace detail
 
 /// Sums in[0..n) into *out (exact: 64-bit integer sum, modulo 2^64). T: an unsigned integer
@@ -104,15 +102,14 @@ __global__ void __launch_bounds__(last_block_sum_threads)
 
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = v;  // a plain (weak) store: the pattern orders it
-    detail::device_counter c(*counter);
     unsigned ticket;
     if constexpr (P == publish_pattern::fence_then_atomic) {
       ptx::fence<ptx::sem::sc, ptx::scope::gpu>();  // release side
       ticket = atomicAdd(counter, 1u);              // relaxed
     } else if constexpr (P == publish_pattern::acq_rel_atomic) {
-      ticket = c.fetch_add(1u, cuda::memory_order_acq_rel);
+      ticket = ptx::atomic_fetch_add<ptx::sem::acq_rel, ptx::scope::gpu>(counter, 1u);
     } else {
-      ticket = c.fetch_add(1u, cuda::memory_order_release);
+      ticket = ptx::atomic_fetch_add<ptx::sem::release, ptx::scope::gpu>(counter, 1u);
     }
     is_last = ticket == gridDim.x - 1;
     if constexpr (P == publish_pattern::fence_then_atomic)
@@ -124,14 +121,13 @@ __global__ void __launch_bounds__(last_block_sum_threads)
   if constexpr (P == publish_pattern::release_atomic_acquire_load) {
     // Every thread acquires by reading the final ticket count, gridDim.x. The value is used
     // (it adds 0 when all is well) so that ptxas keeps the load, not only its L1 invalidation.
-    v = detail::device_counter(*counter).load(cuda::memory_order_acquire) - gridDim.x;
+    v = ptx::atomic_load<ptx::sem::acquire, ptx::scope::gpu>(counter) - gridDim.x;
   }
   for (unsigned b = threadIdx.x; b < gridDim.x; b += last_block_sum_threads) v += partials[b];
   v = detail::block_sum_256(v, warp_sums);
   if (threadIdx.x == 0) {
     *out = v;
-    detail::device_counter(*counter).store(
-        0u, cuda::memory_order_relaxed);  // ready for the next launch
+    ptx::atomic_store<ptx::sem::relaxed, ptx::scope::gpu>(counter, 0u);  // for the next launch
   }
 }
 

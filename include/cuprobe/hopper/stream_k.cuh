@@ -58,13 +58,12 @@
 //   the fix-up (a 128 KiB partial per CTA written and read back, and the finisher's wait).
 #pragma once
 
-#include <cuda/atomic>
-
 #include <cstdint>
 #include <cstdio>
 
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/hopper/tile_scheduler.cuh"
+#include "cuprobe/ptx/atomic.cuh"
 #include "cuprobe/ptx/barrier.cuh"
 #include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/timer.cuh"
@@ -224,9 +223,7 @@ struct split_k_fixup {
           make_float4(acc.reg[4 * j], acc.reg[4 * j + 1], acc.reg[4 * j + 2], acc.reg[4 * j + 3]);
     __threadfence();
     ptx::named_barrier_sync(barrier, 128);
-    if (t == 0)
-      cuda::atomic_ref<int, cuda::thread_scope_device>(flags[slot])
-          .store(1, cuda::memory_order_release);
+    if (t == 0) ptx::atomic_store<ptx::sem::release, ptx::scope::gpu>(&flags[slot], 1);
   }
 
   /// Waits for `slot`'s flag, adds its partial sums to the warpgroup's accumulators and clears
@@ -234,9 +231,8 @@ struct split_k_fixup {
   __device__ void add(accumulator& acc, int slot, unsigned barrier) const {
     const unsigned t = threadIdx.x % 128;
     if (t == 0) {
-      cuda::atomic_ref<int, cuda::thread_scope_device> f(flags[slot]);
       const std::uint64_t t0 = ptx::globaltimer();
-      while (f.load(cuda::memory_order_acquire) == 0) {
+      while (ptx::atomic_load<ptx::sem::acquire, ptx::scope::gpu>(&flags[slot]) == 0) {
         if (ptx::globaltimer() - t0 > CUPROBE_SPLIT_K_TIMEOUT_NS) {
 #if CUPROBE_PTX_CHECKS  // a call (printf) would serialise the caller's wgmma (C7510)
           printf(
@@ -248,7 +244,8 @@ struct split_k_fixup {
         }
         __nanosleep(32);
       }
-      f.store(0, cuda::memory_order_relaxed);  // the writer is done: ready for the next launch
+      // The writer is done: ready for the next launch.
+      ptx::atomic_store<ptx::sem::relaxed, ptx::scope::gpu>(&flags[slot], 0);
     }
     ptx::named_barrier_sync(barrier, 128);
     __threadfence();

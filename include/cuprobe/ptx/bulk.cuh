@@ -58,7 +58,7 @@
 #pragma once
 
 #include <cuda.h>
-#include <cuda/ptx>
+#include "cuprobe/ptx/detail/cccl_ptx.cuh"
 
 #include <cstdint>
 #include <cstdio>

@@ -40,7 +40,7 @@
 // (UCGABAR_ARV, UCGABAR_WAIT, generic LD/ST through the shared window) and docs/hopper.md.
 #pragma once
 
-#include <cuda/ptx>
+#include "cuprobe/ptx/detail/cccl_ptx.cuh"
 
 #include <cstdint>
 #include <cstdio>

@@ -44,7 +44,7 @@
 // docs/memory-latency.md.
 #pragma once
 
-#include <cuda/ptx>
+#include "cuprobe/ptx/detail/cccl_ptx.cuh"
 
 #include <type_traits>
 
@@ -61,12 +61,14 @@ using gpu = cuda::ptx::scope_gpu_t;          ///< every thread of the device
 using sys = cuda::ptx::scope_sys_t;          ///< the device, the host and peer devices
 }  // namespace scope
 
-/// Semantics tags of a fence.
+/// Semantics tags of a fence (and, with sem::relaxed, of the atomics in ptx/atomic.cuh).
 namespace sem {
 using sc = cuda::ptx::sem_sc_t;            ///< sequentially consistent (fence.sc)
 using acq_rel = cuda::ptx::sem_acq_rel_t;  ///< acquire + release (fence.acq_rel)
 using acquire = cuda::ptx::sem_acquire_t;  ///< acquire half only (sm_90, PTX ISA 8.6)
 using release = cuda::ptx::sem_release_t;  ///< release half only (sm_90, PTX ISA 8.6)
+using relaxed =
+    cuda::ptx::sem_relaxed_t;  ///< no ordering: for atomics (ptx/atomic.cuh), not fences
 }  // namespace sem
 
 namespace detail {

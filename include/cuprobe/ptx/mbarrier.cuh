@@ -54,7 +54,7 @@
 // not interpreted. docs/hopper.md explains the numbers.
 #pragma once
 
-#include <cuda/ptx>
+#include "cuprobe/ptx/detail/cccl_ptx.cuh"
 
 #include <cstdint>
 #include <cstdio>

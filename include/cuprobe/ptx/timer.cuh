@@ -15,7 +15,7 @@
 // (measured by measure/timer_calibration.cuh).
 #pragma once
 
-#include <cuda/ptx>
+#include "cuprobe/ptx/detail/cccl_ptx.cuh"
 
 #include <cstdint>
 

@@ -17,6 +17,8 @@
 // 16-bit types have them, RS has no TA); SEL the sparsity selector; scale_d (0: D = A*B,
 // otherwise D = A*B + D) goes through a predicate set inside the asm block. Every statement is
 // asm volatile with a "memory" clobber: it reads shared memory that no operand names.
+// Only the sm_90a device pass sees the asm; the host pass and other targets see an empty
+// template (see STUB in the generator), so the umbrella header stays cheap to compile.
 #pragma once
 
 #include <cstdint>
@@ -211,6 +213,24 @@
 
 namespace cuprobe::ptx::wgmma::detail {
 
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CUPROBE_DETAIL_WGMMA_ASM 1
+#endif
+
+#if !defined(CUPROBE_DETAIL_WGMMA_ASM)
+/// Host pass, or a device target without sm_90a: no wgmma is ever executed here.
+template <int N, class D, class A, class B>
+struct ops {
+  template <int SA, int SB, int TA, int TB, class... Args>
+  __host__ __device__ static void ss(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, class... Args>
+  __host__ __device__ static void rs(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, int SEL, class... Args>
+  __host__ __device__ static void sp_ss(Args&&...) {}
+  template <int SA, int SB, int TA, int TB, int SEL, class... Args>
+  __host__ __device__ static void sp_rs(Args&&...) {}
+};
+#else
 /// The asm of one legal (N, D, A, B); undefined for every other combination.
 template <int N, class D, class A, class B>
 struct ops;
@@ -654,6 +674,8 @@ CUPROBE_WGMMA_DEFINE(_N, 232, f32, e5m2, e5m2, 116, F, "m64n232k32.f32.e5m2.e5m2
 CUPROBE_WGMMA_DEFINE(_N, 240, f32, e5m2, e5m2, 120, F, "m64n240k32.f32.e5m2.e5m2", "m64n240k64.f32.e5m2.e5m2")
 CUPROBE_WGMMA_DEFINE(_N, 248, f32, e5m2, e5m2, 124, F, "m64n248k32.f32.e5m2.e5m2", "m64n248k64.f32.e5m2.e5m2")
 CUPROBE_WGMMA_DEFINE(_N, 256, f32, e5m2, e5m2, 128, F, "m64n256k32.f32.e5m2.e5m2", "m64n256k64.f32.e5m2.e5m2")
+
+#endif  // CUPROBE_DETAIL_WGMMA_ASM
 
 }  // namespace cuprobe::ptx::wgmma::detail
 
