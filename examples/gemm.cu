@@ -74,7 +74,8 @@ __global__ void __launch_bounds__(384, 1)
   unsigned char* epi = b_st + Stages * b_bytes;
   auto& pipe = *reinterpret_cast<typename cfg::pipeline*>(epi + 2 * cfg::epilogue::smem_bytes);
   auto& span = *reinterpret_cast<cuprobe::region_token*>(&pipe + 1);
-  const unsigned group = h::warpgroup_index(), rank = Cluster > 1 ? p::cluster::ctarank() : 0;
+  const unsigned group = cuprobe::pipeline::warpgroup_index(),
+                 rank = Cluster > 1 ? p::cluster::ctarank() : 0;
   if (threadIdx.x == 0) pipe.init(/*consumers per CTA=*/S::pingpong ? 1 : 2);
   if constexpr (Cluster > 1)
     p::cluster::sync();
@@ -85,7 +86,7 @@ __global__ void __launch_bounds__(384, 1)
   const auto loads = [&](int done) { return V != variant::compute_only || done < Stages; };
 
   if (group == 0) {  // ---- producer: one thread issues every TMA load ----
-    p::setmaxnreg_dec<h::producer_registers>();
+    p::setmaxnreg_dec<cuprobe::pipeline::producer_registers>();
     if (threadIdx.x < 32 && p::elect_one_sync()) {
       auto st = pipe.producer_start();
       for (int i = 0, done = 0; i < items; ++i) {
@@ -105,16 +106,17 @@ __global__ void __launch_bounds__(384, 1)
       }
     }
   } else {  // ---- consumers: 64 rows of the tile each, or (ping-pong) every other tile ----
-    p::setmaxnreg_inc<h::consumer_registers>();
+    p::setmaxnreg_inc<cuprobe::pipeline::consumer_registers>();
     const unsigned c = group - 1;
     // The clock: the first consumer warp's span (warp scope: __syncwarp, lane 0 writes). Its
     // start waits in shared memory (`span`): held in registers across the tile loop, it was
     // spilled. `timed` is made visibly warp-uniform: a per-lane condition before the wgmma
     // loop cost a WARPSYNC per K block and moved the loop's addresses off the uniform datapath.
-    const bool timed = c == 0 && __shfl_sync(~0u, h::warpgroup_thread() / 32, 0) == 0;  // uniform
+    const bool timed =
+        c == 0 && __shfl_sync(~0u, cuprobe::pipeline::warpgroup_thread() / 32, 0) == 0;  // uniform
     if (timed) {
       const cuprobe::region_token t0 = timer.start();
-      if (h::warpgroup_thread() == 0) span = t0;
+      if (cuprobe::pipeline::warpgroup_thread() == 0) span = t0;
     }
     constexpr auto a_lay =
         wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, BK);
@@ -125,7 +127,7 @@ __global__ void __launch_bounds__(384, 1)
     const std::uint64_t a_desc =
         a_lay.descriptor_at(p::smem_address(a_st) + (S::pingpong ? 0 : c) * 64 * 128, 0).encode();
     const std::uint64_t b_desc = b_lay.descriptor_at(p::smem_address(b_st), 0).encode();
-    const bool releaser = h::warpgroup_thread() == 0;
+    const bool releaser = cuprobe::pipeline::warpgroup_thread() == 0;
     // The workspace slot of cluster q's partial for this CTA and warpgroup.
     const auto slot = [&](int q) { return (q * Cluster + int(rank)) * 2 + int(c); };
     wg::accumulator<wg::f32, BN> acc[S::halves];

@@ -1,9 +1,16 @@
-// cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header: every
-// public header of include/cuprobe/ (host.umbrella_includes_every_header checks it), layer by
-// layer, bottom-up (docs/guide.md). Two exceptions: ptx/detail/ (the parts of ptx/wgmma.cuh,
+// cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header: the narrow
+// header of each area (memory, compute, hopper, wgmma, measure), then every public header of
+// include/cuprobe/ (host.umbrella_includes_every_header checks it), layer by layer, bottom-up
+// (docs/guide.md). Two exceptions: ptx/detail/ (the parts of ptx/wgmma.cuh,
 // which includes them) and testing/doctest.cuh, which needs doctest: include it in your tests.
 // The benchmark suite (suite/, cuprobe::suite) is not part of the library.
 #pragma once
+
+#include "cuprobe/compute.cuh"
+#include "cuprobe/hopper.cuh"
+#include "cuprobe/measure.cuh"
+#include "cuprobe/memory.cuh"
+#include "cuprobe/wgmma.cuh"
 
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_buffer.cuh"
@@ -27,12 +34,15 @@
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/matrix.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
-#include "cuprobe/ptx/mbarrier_ring.cuh"
 #include "cuprobe/ptx/opaque.cuh"
 #include "cuprobe/ptx/setmaxnreg.cuh"
 #include "cuprobe/ptx/shared.cuh"
 #include "cuprobe/ptx/timer.cuh"
 #include "cuprobe/ptx/wgmma.cuh"
+
+#include "cuprobe/pipeline/ring.cuh"
+#include "cuprobe/pipeline/roles.cuh"
+#include "cuprobe/pipeline/state.cuh"
 
 #include "cuprobe/model/access.cuh"
 #include "cuprobe/model/curve.cuh"

@@ -98,14 +98,14 @@ __global__ void ring_kernel(unsigned iters, unsigned long long* sums, unsigned* 
   __syncthreads();
   const unsigned lane = threadIdx.x % 32;
   if (threadIdx.x < 32) {
-    auto st = p::make_producer_start_state<Stages>();
+    auto st = cuprobe::pipeline::make_producer_start_state<Stages>();
     for (unsigned i = 0; i < iters; ++i, ++st) {
       mb::wait(&empty[st.stage], st.phase);
       slot[st.stage][lane] = i * 32 + lane;
       (void)mb::arrive(&full[st.stage]);
     }
   } else {
-    auto st = p::make_consumer_start_state<Stages>();
+    auto st = cuprobe::pipeline::make_consumer_start_state<Stages>();
     unsigned long long sum = 0;
     for (unsigned i = 0; i < iters; ++i, ++st) {
       mb::wait(&full[st.stage], st.phase);

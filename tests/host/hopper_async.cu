@@ -14,26 +14,31 @@ namespace p = cuprobe::ptx;
 namespace h = cuprobe::hopper;
 
 // Compile-time: the states are constexpr values.
-static_assert(p::make_consumer_start_state<4>() == p::pipeline_state<4>{0, 0u});
-static_assert(p::make_producer_start_state<4>() == p::pipeline_state<4>{0, 1u});
-static_assert(p::make_consumer_start_state<3>().next(3) == p::pipeline_state<3>{0, 1u});
-static_assert(p::make_producer_start_state<3>().next(7) == p::pipeline_state<3>{1, 1u});
+static_assert(cuprobe::pipeline::make_consumer_start_state<4>() ==
+              cuprobe::pipeline::pipeline_state<4>{0, 0u});
+static_assert(cuprobe::pipeline::make_producer_start_state<4>() ==
+              cuprobe::pipeline::pipeline_state<4>{0, 1u});
+static_assert(cuprobe::pipeline::make_consumer_start_state<3>().next(3) ==
+              cuprobe::pipeline::pipeline_state<3>{0, 1u});
+static_assert(cuprobe::pipeline::make_producer_start_state<3>().next(7) ==
+              cuprobe::pipeline::pipeline_state<3>{1, 1u});
 static_assert(h::align_up<128>(129u) == 256u);
 static_assert(h::is_aligned<1024>(std::size_t{4096}));
 static_assert(h::dynamic_smem_bytes<1024>(4096) == 4096 + 1008);
 
 TEST_CASE("pipeline_state wraps the stage at Stages and flips the phase on each wrap") {
-  p::pipeline_state<3> s = p::make_consumer_start_state<3>();
+  cuprobe::pipeline::pipeline_state<3> s = cuprobe::pipeline::make_consumer_start_state<3>();
   const int stages[] = {0, 1, 2, 0, 1, 2, 0};
   const unsigned phases[] = {0, 0, 0, 1, 1, 1, 0};
   for (int i = 0; i < 7; ++i) {
     CAPTURE(i);
     CHECK(s.stage == stages[i]);
     CHECK(s.phase == phases[i]);
-    CHECK(p::make_consumer_start_state<3>().next(i) == s);  // n steps at once == n single steps
+    CHECK(cuprobe::pipeline::make_consumer_start_state<3>().next(i) ==
+          s);  // n steps at once == n single steps
     ++s;
   }
-  p::pipeline_state<1> one{};
+  cuprobe::pipeline::pipeline_state<1> one{};
   one.advance();
   CHECK(one.stage == 0);
   CHECK(one.phase == 1u);
@@ -42,8 +47,8 @@ TEST_CASE("pipeline_state wraps the stage at Stages and flips the phase on each 
 }
 
 TEST_CASE("the producer starts one phase ahead of the consumer, at every step") {
-  auto prod = p::make_producer_start_state<4>();
-  auto cons = p::make_consumer_start_state<4>();
+  auto prod = cuprobe::pipeline::make_producer_start_state<4>();
+  auto cons = cuprobe::pipeline::make_consumer_start_state<4>();
   for (int i = 0; i < 100; ++i, ++prod, ++cons) {
     REQUIRE(prod.stage == cons.stage);
     REQUIRE(prod.phase == (cons.phase ^ 1u));

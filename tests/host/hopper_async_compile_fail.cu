@@ -3,6 +3,7 @@
 // and the error must be the library's sentence (tests/areas/hopper_async.cmake runs nvcc on each
 // case, for the architecture it names, and matches the sentence). Not a test executable.
 #include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/pipeline/state.cuh>
 #include <cuprobe/ptx/bulk.cuh>
 #include <cuprobe/ptx/cluster.cuh>
 #include <cuprobe/ptx/elect.cuh>
@@ -68,7 +69,7 @@ __global__ void probe(const int4* in, int4* out, unsigned n,
 }
 
 #if CUPROBE_CASE == 19  // a ring needs at least one stage
-constexpr auto bad_ring = p::make_producer_start_state<0>();
+constexpr auto bad_ring = cuprobe::pipeline::make_producer_start_state<0>();
 #elif CUPROBE_CASE == 20  // alignments are powers of two
 static_assert(cuprobe::hopper::align_up<48>(100u) == 144u);
 #elif CUPROBE_CASE == 21  // an alignment below the type's own

@@ -375,23 +375,25 @@ TEST_CASE("epilogue: stmatrix with epilogue_row_offset puts every accumulator el
 }
 
 TEST_CASE("the producer and consumer register targets fit the SM at 384 threads") {
-  CHECK(h::producer_registers * 128 + 2 * h::consumer_registers * 128 <= 65536);
-  CHECK(h::producer_registers % 8 == 0);
-  CHECK(h::consumer_registers % 8 == 0);
+  CHECK(cuprobe::pipeline::producer_registers * 128 +
+            2 * cuprobe::pipeline::consumer_registers * 128 <=
+        65536);
+  CHECK(cuprobe::pipeline::producer_registers % 8 == 0);
+  CHECK(cuprobe::pipeline::consumer_registers % 8 == 0);
   CHECK(sizeof(h::tma_pipeline<4, 2>) == 64u);
 }
 
 TEST_CASE("tma_pipeline is the ring of ptx/ that the gen/ stream kernels use") {
   // One ring for the GEMM, the pipeline test and gen/tma*.cuh (they cannot include hopper/).
-  CHECK(std::is_same_v<h::tma_pipeline<4, 2>, cuprobe::ptx::mbarrier_ring<4, 2>>);
-  CHECK(std::is_same_v<h::tma_pipeline<8>::state, cuprobe::ptx::pipeline_state<8>>);
-  using ring = cuprobe::ptx::mbarrier_ring<8>;
+  CHECK(std::is_same_v<h::tma_pipeline<4, 2>, cuprobe::pipeline::mbarrier_ring<4, 2>>);
+  CHECK(std::is_same_v<h::tma_pipeline<8>::state, cuprobe::pipeline::pipeline_state<8>>);
+  using ring = cuprobe::pipeline::mbarrier_ring<8>;
   CHECK(sizeof(ring) == 2 * 8 * sizeof(std::uint64_t));
   CHECK(ring::stages == 8);
   CHECK(ring::cluster == 1);
   // The producer's first trip finds every stage free: it starts on the other parity.
-  constexpr auto p = cuprobe::ptx::make_producer_start_state<8>();
-  constexpr auto c = cuprobe::ptx::make_consumer_start_state<8>();
+  constexpr auto p = cuprobe::pipeline::make_producer_start_state<8>();
+  constexpr auto c = cuprobe::pipeline::make_consumer_start_state<8>();
   CHECK(p.stage == c.stage);
   CHECK(p.phase != c.phase);
 }

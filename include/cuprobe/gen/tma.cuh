@@ -24,8 +24,8 @@
 //   consumer_release: the barrier counts consumer threads). One arrival per warp after a
 //   __syncwarp would rely on cumulativity that compute-sanitizer's racecheck does not follow:
 //   it reported the consumers' LDS and the next UBLKCP into the buffer as a race. The barriers
-//   are a ptx::mbarrier_ring<Stages> (the ring of hopper::tma_pipeline and the GEMM; producer
-//   starts on parity 1, consumer on 0).
+//   are a cuprobe::pipeline::mbarrier_ring<Stages> (the ring of hopper::tma_pipeline and the GEMM;
+//   producer starts on parity 1, consumer on 0).
 // - Store stream. All threads write word j of every stage buffer as j, fence the generic
 //   writes to the async proxy and synchronise; thread 0 then stores chunk after chunk from
 //   buffer (c mod Stages) with cp.async.bulk (or a 2-D tensor store, no swizzle, so that the
@@ -56,10 +56,10 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/pipeline/ring.cuh"
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
-#include "cuprobe/ptx/mbarrier_ring.cuh"
 
 namespace cuprobe::gen {
 
@@ -167,7 +167,7 @@ template <tma_copy Copy, int Stages>
 __global__ void tma_load_stream_kernel(tma_stream_args a) {
   static_assert(Stages >= 1 && Stages <= int(tma_max_stages), "Stages must be 1 .. 8");
   extern __shared__ unsigned char tma_stream_raw[];
-  __shared__ ptx::mbarrier_ring<Stages> ring;
+  __shared__ cuprobe::pipeline::mbarrier_ring<Stages> ring;
   unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const unsigned consumer_warps = blockDim.x / 32 - 1;

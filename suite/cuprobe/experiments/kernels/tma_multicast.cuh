@@ -46,7 +46,8 @@
 //   thread takes part in a final cluster barrier, so no CTA exits while a peer may still
 //   multicast into it or arrive on its barriers (PTX ISA: touching an exited CTA's shared memory
 //   is undefined).
-// - "full" and "consumed" are a ptx::mbarrier_ring<Stages> (the ring of gen/tma.cuh and the
+// - "full" and "consumed" are a cuprobe::pipeline::mbarrier_ring<Stages> (the ring of gen/tma.cuh
+// and the
 //   GEMM; producer starts on parity 1, consumer and relay on 0); "relayed" sits beside it.
 // - Chunks: cluster k (of nclusters) takes chunks k, k + nclusters, ... of every pass; chunk c is
 //   bytes [c x chunk_bytes, (c + 1) x chunk_bytes), rank r issues its bytes [r x slice,
@@ -66,11 +67,11 @@
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/gen/tma.cuh"
+#include "cuprobe/pipeline/ring.cuh"
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/cluster.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
-#include "cuprobe/ptx/mbarrier_ring.cuh"
 
 namespace cuprobe::gen {
 
@@ -139,9 +140,9 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
   namespace cl = ptx::cluster;
   constexpr bool relay = Multicast && Cluster > 1;  // peers' releases gate this CTA's copies
   extern __shared__ unsigned char tma_stream_raw[];
-  // "full" and "consumed" are the ring (ptx/mbarrier_ring.cuh, its empty barriers counting this
+  // "full" and "consumed" are the ring (pipeline/ring.cuh, its empty barriers counting this
   // CTA's readers); "relayed" collects the Cluster relays of a stage when peers share it.
-  __shared__ ptx::mbarrier_ring<Stages> ring;
+  __shared__ cuprobe::pipeline::mbarrier_ring<Stages> ring;
   __shared__ std::uint64_t relayed[relay ? Stages : 1];
   unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -162,7 +163,7 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
     __syncthreads();
   }
   // The producer's wait for a free stage: every CTA's relay (acquire.cluster), or its readers.
-  auto wait_free = [&](ptx::pipeline_state<Stages> ps) {
+  auto wait_free = [&](cuprobe::pipeline::pipeline_state<Stages> ps) {
     if constexpr (relay)
       mb::wait<ptx::scope::cluster>(&relayed[ps.stage], ps.phase);
     else

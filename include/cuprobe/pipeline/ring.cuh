@@ -1,10 +1,10 @@
-// cuprobe/ptx/mbarrier_ring.cuh: the full/empty mbarriers of a Stages-deep producer -> consumer
-// ring, walked with ptx::pipeline_state. It holds no asm of its own (only ptx/mbarrier.cuh's
-// wrappers), and sits in ptx/ so that the kernel generators (gen/, which may not include
-// hopper/) and the pipeline layer (hopper::tma_pipeline is this type) share one ring.
+// cuprobe/pipeline/ring.cuh: the full/empty mbarriers of a Stages-deep producer -> consumer
+// ring, walked with pipeline::pipeline_state. It holds no asm of its own (only ptx/mbarrier.cuh's
+// wrappers); the kernel generators (gen/) and the Hopper blocks (hopper::tma_pipeline is this
+// type) share it.
 //
-//   namespace ptx = cuprobe::ptx;
-//   __shared__ ptx::mbarrier_ring<4, 2> ring;               // 4 stages, clusters of 2 CTAs
+//   namespace ptx = cuprobe::ptx;  namespace pl = cuprobe::pipeline;
+//   __shared__ pl::mbarrier_ring<4, 2> ring;               // 4 stages, clusters of 2 CTAs
 //   if (threadIdx.x == 0) ring.init(/*consumers per CTA=*/2);
 //   ptx::cluster::sync();                                   // inits visible cluster-wide
 //   // producer (one thread):                 // consumer (one elected thread per warpgroup):
@@ -45,18 +45,21 @@
 
 #include <cstdint>
 
+#include "cuprobe/pipeline/state.cuh"
 #include "cuprobe/ptx/mbarrier.cuh"
 
-namespace cuprobe::ptx {
+namespace cuprobe::pipeline {
 
 /// Full/empty barriers of a Stages-deep ring; Cluster CTAs share each stage's multicast operand.
 template <int Stages, int Cluster = 1>
 struct mbarrier_ring {
-  static_assert(Stages >= 1 && Stages <= 32,
-                "cuprobe::ptx::mbarrier_ring<Stages> (hopper::tma_pipeline): Stages must be 1..32");
-  static_assert(Cluster >= 1 && Cluster <= 16,
-                "cuprobe::ptx::mbarrier_ring<Stages, Cluster> (hopper::tma_pipeline): Cluster must "
-                "be 1..16 CTAs");
+  static_assert(
+      Stages >= 1 && Stages <= 32,
+      "cuprobe::pipeline::mbarrier_ring<Stages> (hopper::tma_pipeline): Stages must be 1..32");
+  static_assert(
+      Cluster >= 1 && Cluster <= 16,
+      "cuprobe::pipeline::mbarrier_ring<Stages, Cluster> (hopper::tma_pipeline): Cluster must "
+      "be 1..16 CTAs");
   using state = pipeline_state<Stages>;
   static constexpr int stages = Stages;
   static constexpr int cluster = Cluster;
@@ -67,9 +70,9 @@ struct mbarrier_ring {
   /// One thread: initialises every barrier (consumers = releases per stage from ONE CTA) and
   /// fences the inits; then the caller synchronises the CTA (Cluster == 1) or the cluster.
   __device__ void init(std::uint32_t consumers) {
-    for (int s = 0; s < Stages; ++s) mbarrier::init(&empty[s], consumers * Cluster);
-    for (int s = 0; s < Stages; ++s) mbarrier::init(&full[s], 1);
-    mbarrier::fence_init();
+    for (int s = 0; s < Stages; ++s) ptx::mbarrier::init(&empty[s], consumers * Cluster);
+    for (int s = 0; s < Stages; ++s) ptx::mbarrier::init(&full[s], 1);
+    ptx::mbarrier::fence_init();
   }
 
   __device__ static constexpr state producer_start() { return make_producer_start_state<Stages>(); }
@@ -78,14 +81,14 @@ struct mbarrier_ring {
   /// Producer: waits until stage s is free in every CTA that receives it.
   __device__ void acquire(state s) {
     if constexpr (Cluster > 1)
-      mbarrier::wait<scope::cluster>(&empty[s.stage], s.phase);
+      ptx::mbarrier::wait<ptx::scope::cluster>(&empty[s.stage], s.phase);
     else
-      mbarrier::wait(&empty[s.stage], s.phase);
+      ptx::mbarrier::wait(&empty[s.stage], s.phase);
   }
   /// Producer: announces the bytes that will land in this CTA's stage s and arrives; returns
   /// the barrier the copies complete on.
   __device__ std::uint64_t* fill(state s, std::uint32_t bytes) {
-    mbarrier::arrive_expect_tx(&full[s.stage], bytes);
+    ptx::mbarrier::arrive_expect_tx(&full[s.stage], bytes);
     return &full[s.stage];
   }
   /// The full barrier of stage s (the copies of a stage complete on it).
@@ -94,7 +97,7 @@ struct mbarrier_ring {
   __device__ std::uint64_t* empty_barrier(state s) { return &empty[s.stage]; }
 
   /// Consumer: waits until stage s holds its data.
-  __device__ void wait_full(state s) { mbarrier::wait(&full[s.stage], s.phase); }
+  __device__ void wait_full(state s) { ptx::mbarrier::wait(&full[s.stage], s.phase); }
   /// Consumer (one thread per consumer): stage s may be overwritten, as far as this consumer
   /// is concerned, in every CTA of the cluster. Relaxed remote arrivals: the consumer's reads
   /// of the stage must be complete already (wgmma wait_group); a release at cluster scope
@@ -103,11 +106,11 @@ struct mbarrier_ring {
   __device__ void release(state s) {
     if constexpr (Cluster > 1) {
 #pragma unroll
-      for (int r = 0; r < Cluster; ++r) mbarrier::arrive_remote_relaxed(&empty[s.stage], r);
+      for (int r = 0; r < Cluster; ++r) ptx::mbarrier::arrive_remote_relaxed(&empty[s.stage], r);
     } else {
-      mbarrier::arrive(&empty[s.stage]);
+      ptx::mbarrier::arrive(&empty[s.stage]);
     }
   }
 };
 
-}  // namespace cuprobe::ptx
+}  // namespace cuprobe::pipeline
