@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
     cuprobe::results res(argc, argv);
     std::printf(
         "WGMMA on %s (%d SMs); peak model: %s\n", dev.name.c_str(), dev.sm_count,
-        cuprobe::model::describe(*cuprobe::model::find_tensor_peak(dev.sm(), "bf16")).c_str());
+        cuprobe::model::describe(cuprobe::model::tensor_peak<cuprobe::ptx::wgmma::bf16>(dev.sm()))
+            .c_str());
     cuprobe::table lt({"latency", "cycles/MMA", "min", "max", "valid"});
     for (const auto& l : s.latency) {
       lt.add_row({l.config, fmt(l.cycles, 1), fmt(l.m.stats.min, 1), fmt(l.m.stats.max, 1),

@@ -131,6 +131,37 @@ CUPROBE_GPU_TEST_CASE("NVML is found and reads the clocks") {
   CHECK(!n.driver_version().empty());
 }
 
+CUPROBE_GPU_TEST_CASE("measure(): the per-sample hook sees each timed sample's finished work") {
+  cuprobe::device_buffer<unsigned> counter(1), seen(1);
+  counter.zero();
+  seen.zero();
+  cuprobe::region_timer timer(cuprobe::region_scope::block, 1);
+  cuprobe::device_buffer<float> out(32);
+  out.zero();
+  cuprobe::run_options o;
+  o.warmup = 2;
+  o.batch = 3;
+  o.stop = cuprobe::stopping_rule::fixed(4);
+  std::vector<std::size_t> index;
+  std::vector<unsigned> done;
+  std::vector<double> mhz;
+  o.after_sample = [&](const cuprobe::launch_context& c) {
+    CHECK_FALSE(c.warmup);
+    index.push_back(c.sample);
+    done.push_back(counter.to_host()[0]);  // the stream is idle: every launch has finished
+    mhz.push_back(cuprobe::clock_mhz_of(timer.read()).value_or(0));
+  };
+  const auto launch = [&](const cuprobe::launch_context& c) {
+    count_calls<<<1, 1, 0, c.stream>>>(counter.data(), 0, seen.data());
+    chain<256><<<1, 32, 0, c.stream>>>(timer.view(), out.data(), 1.0001f, 0.5f);
+  };
+  auto m = cuprobe::measure("hook", launch, cuprobe::work::op_count(1, "one call"), o);
+  REQUIRE(m.samples.size() == 4);
+  CHECK(index == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(done == std::vector<unsigned>{2 + 3, 2 + 6, 2 + 9, 2 + 12});  // warm-up + k x batch
+  for (double f : mhz) CHECK(f > 100);  // the in-kernel clock of the sample, read per sample
+}
+
 CUPROBE_GPU_TEST_CASE("measure(): warm-up, samples, rotation, batches and graphs") {
   cuprobe::device_buffer<unsigned> counter(1), seen(1);
   counter.zero();

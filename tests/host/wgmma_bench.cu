@@ -25,8 +25,8 @@ TEST_CASE(
   CHECK(m::find_tensor_peak(90, "f16")->dense_flop_per_clock == 4096);
   CHECK(m::find_tensor_peak(90, "tf32")->dense_flop_per_clock == 2048);
   CHECK(m::find_tensor_peak(90, "e4m3")->dense_flop_per_clock == 8192);
-  CHECK(m::find_tensor_peak(90, "e5m2")->flop_per_clock(true) == 16384);
-  CHECK(m::find_tensor_peak(90, "bf16")->flop_per_clock(true) == 8192);
+  CHECK(m::find_tensor_peak(90, "e5m2")->flop_per_clock(m::sparsity::two_four) == 16384);
+  CHECK(m::find_tensor_peak(90, "bf16")->flop_per_clock(m::sparsity::two_four) == 8192);
   CHECK_FALSE(m::find_tensor_peak(80, "bf16").has_value());
   CHECK_FALSE(m::find_tensor_peak(90, "s8").has_value());
   // The datasheet figure they come from: 132 SMs x 1.83 GHz x 4096 = 989.4 dense TFLOP/s.
@@ -37,10 +37,26 @@ TEST_CASE(
     CHECK(std::string(e.source).find("H100") != std::string::npos);
     CHECK(e.dense_flop_per_clock > 0);
   }
-  const std::string d = m::describe(*m::find_tensor_peak(90, "bf16"), true);
+  const std::string d = m::describe(*m::find_tensor_peak(90, "bf16"), m::sparsity::two_four);
   CHECK(d.find("sm_90 bf16 tensor (wgmma, 2:4 sparse, twice the dense figure): 8192 FLOP/clk/SM") ==
         0);
   CHECK(d.find("989.4 TFLOPS") != std::string::npos);
+}
+
+TEST_CASE("tensor_peak<T>: typed by the wgmma type tag, FLOP/s at a given clock, refusal named") {
+  CHECK(m::tensor_peak<wg::bf16>(90).dense_flop_per_clock == 4096);
+  CHECK(m::tensor_peak<wg::tf32>(90).dense_flop_per_clock == 2048);
+  CHECK(m::tensor_peak<wg::e4m3>(90).flop_per_clock() == 8192);
+  CHECK(m::tensor_peak<wg::f16>(90).flop_per_clock(m::sparsity::two_four) == 8192);
+  const auto bf16 = m::tensor_peak<wg::bf16>(90);
+  CHECK(bf16.flop_per_s(132, 1.83e9) == doctest::Approx(989.4e12).epsilon(1e-3));
+  CHECK(bf16.flop_per_s(132, 1.83e9, m::sparsity::two_four) ==
+        doctest::Approx(1978.9e12).epsilon(1e-3));
+  CHECK_THROWS_WITH_AS(
+      m::tensor_peak<wg::bf16>(80),
+      doctest::Contains("tensor_peak<bf16>: no published tensor-core figure for sm_80"),
+      cuprobe::error);
+  CHECK_THROWS_AS(bf16.flop_per_s(132, 0), cuprobe::error);
 }
 
 TEST_CASE("wgmma_bench traits: shape, K steps, FLOP per MMA, shared memory, launch bound") {

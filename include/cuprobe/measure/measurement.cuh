@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -134,6 +135,12 @@ struct run_options {
   /// samples"); 0 .. 60000 ms. The stopping rule's wall time includes the rests.
   double rest_ms = 0;
   cudaStream_t stream = nullptr;  ///< nullptr: the runner uses a stream of its own
+  /// The per-sample hook: called after each timed sample (not the warm-up) once the runner's
+  /// stream has finished its work, outside the timed region, with the sample's launch_context.
+  /// Read the kernel's own records here (region_timer::read, clock_mhz_of, counters) and keep
+  /// them beside the sample: `ctx.sample` is the index of the sample just taken. Its time counts
+  /// towards the stopping rule's wall time, not towards any sample.
+  std::function<void(const launch_context&)> after_sample;
 
   static constexpr std::size_t max_warmup = 1'000'000;
   static constexpr std::size_t max_iterations = std::size_t(1) << 40;

@@ -22,7 +22,12 @@
 // Each sample is divided by `iterations` (in_kernel: the passes one sample covers) and, for
 // event-timed samples, by `batch` (launches per sample): samples are per iteration.
 // The event callable takes a cudaStream_t or a launch_context and must only enqueue work on
-// that stream. A sampler takes a launch_context, a cudaStream_t or nothing, enqueues its work
+// that stream. In-kernel data of each sample (a region_timer's records, the SM clock the kernel
+// saw) is read by the per-sample hook, run_options::after_sample:
+//   std::vector<double> mhz;
+//   opts.after_sample = [&](const cuprobe::launch_context&) { mhz.push_back(*cuprobe::
+//       clock_mhz_of(timer.read())); };   // after each timed sample, outside the timing A sampler
+//       takes a launch_context, a cudaStream_t or nothing, enqueues its work
 // on that stream if it launches any, waits for it, and returns the sample.
 #pragma once
 
@@ -245,6 +250,10 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
           if (unit != sample_unit::seconds) CUPROBE_CHECK(cudaStreamSynchronize(s));
         }
         m.samples.push_back(take(k, accumulated) / per);
+        if (opt.after_sample) {
+          CUPROBE_CHECK(cudaStreamSynchronize(s));
+          opt.after_sample(launch_context{s, k, (k * opt.batch) % opt.rotations, false});
+        }
       });
       if (opt.sample_clocks && rd.probe.available()) {
         if (auto c = rd.probe.sm_clock_mhz()) m.env.sm_clock_mhz.push_back(*c);

@@ -5,6 +5,8 @@
 //   // e.instructions_per_clock = 128 FFMA/clk/SM, e.ops_per_instruction = 2: 256 FLOP/clk/SM
 //   double peak = cuprobe::model::peak_per_s(dev.sm_count, e.ops_per_clock(), measured_hz);
 //   std::printf("%s\n%.1f TFLOP/s at the measured clock\n", describe(e).c_str(), peak / 1e12);
+//   auto t = cuprobe::model::tensor_peak<cuprobe::ptx::wgmma::bf16>(dev.sm());  // typed
+//   double tensor = t.flop_per_s(dev.sm_count, in_kernel_clock_hz);  // clock: see flop_per_s
 //
 // Accounting, explicitly:
 //   instructions_per_clock   thread-level instructions per clock per SM (a warp instruction is
@@ -245,14 +247,27 @@ inline double per_clock_per_sm(double rate_per_s, int sm_count, double clock_hz)
 /// warpgroup MMA (wgmma) on one architecture; 2:4 structured sparsity doubles it (NVIDIA counts
 /// sparse FLOP as the dense product's). `type` is the PTX name of the input: "bf16", "f16",
 /// "tf32", "e4m3", "e5m2" (the accumulator is f32; f16 accumulation has the same rate).
+/// Dense operands, or A with 2:4 structured sparsity (wgmma.mma_async.sp), which NVIDIA counts
+/// at twice the dense FLOP.
+enum class sparsity { dense, two_four };
+
 struct tensor_peak_entry {
   int sm = 0;
   const char* type = "";
   double dense_flop_per_clock = 0;  ///< FLOP (2 per multiply-add) per clock per SM
   const char* source = "";
 
-  double flop_per_clock(bool sparse) const {
-    return sparse ? 2 * dense_flop_per_clock : dense_flop_per_clock;
+  double flop_per_clock(sparsity s = sparsity::dense) const {
+    return s == sparsity::two_four ? 2 * dense_flop_per_clock : dense_flop_per_clock;
+  }
+  /// FLOP per second of `sm_count` SMs at `clock_hz`. For a tensor-bound kernel pass the SM
+  /// clock measured in the kernel during the run (a region_timer span per CTA, clock_mhz_of in
+  /// measure/region_timer.cuh), never the NVML application clock: under sustained wgmma load
+  /// the H200 runs at 1700-1815 MHz while NVML reports 1980.
+  double flop_per_s(int sm_count, double clock_hz, sparsity s = sparsity::dense) const {
+    require(sm_count > 0 && clock_hz > 0,
+            "tensor_peak_entry::flop_per_s: sm_count and clock_hz must be positive");
+    return flop_per_clock(s) * sm_count * clock_hz;
   }
 };
 
@@ -290,11 +305,27 @@ inline std::optional<tensor_peak_entry> find_tensor_peak(int sm, const std::stri
   return std::nullopt;
 }
 
+/// The tensor-core figure of the wgmma input type T (cuprobe::ptx::wgmma::bf16, f16, tf32,
+/// e4m3, e5m2: any type with a static `name`, its PTX spelling) on sm_`sm`; refuses with a
+/// sentence when cuprobe has no figure for it.
+///   const auto peak = cuprobe::model::tensor_peak<cuprobe::ptx::wgmma::bf16>(dev.sm());
+///   double ceiling = peak.flop_per_s(dev.sm_count, measured_clock_hz);
+template <class T>
+tensor_peak_entry tensor_peak(int sm) {
+  const auto e = find_tensor_peak(sm, T::name);
+  require(e.has_value(), std::string("cuprobe::model::tensor_peak<") + T::name +
+                             ">: no published tensor-core figure for sm_" + std::to_string(sm) +
+                             " (model/peak.cuh's tensor_peak_table has sm_90 bf16, f16, tf32, "
+                             "e4m3 and e5m2)");
+  return *e;
+}
+
 /// "sm_90 bf16 tensor (wgmma, dense): 4096 FLOP/clk/SM [source]".
-inline std::string describe(const tensor_peak_entry& e, bool sparse = false) {
+inline std::string describe(const tensor_peak_entry& e, sparsity sp = sparsity::dense) {
   char s[128];
   std::snprintf(s, sizeof s, "sm_%d %s tensor (wgmma, %s): %g FLOP/clk/SM", e.sm, e.type,
-                sparse ? "2:4 sparse, twice the dense figure" : "dense", e.flop_per_clock(sparse));
+                sp == sparsity::two_four ? "2:4 sparse, twice the dense figure" : "dense",
+                e.flop_per_clock(sp));
   return std::string(s) + " [" + e.source + "]";
 }
 

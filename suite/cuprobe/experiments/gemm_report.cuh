@@ -168,7 +168,7 @@ class gemm_bench {
     const auto peak = model::find_tensor_peak(dev.sm(), "bf16");
     require(peak.has_value(), "gemm: no bf16 tensor peak is known for sm_" +
                                   std::to_string(dev.sm()) + " (model/peak.cuh)");
-    return peak->flop_per_clock(false);
+    return peak->flop_per_clock();
   }
   const device_info& device() const { return dev_; }
   gemm_problem& problem() { return pr_; }

@@ -340,8 +340,10 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
               " blocks fit an SM (" + std::to_string(r.kernel.registers) +
               " registers per thread); the experiment needs exactly one");
   if (const auto peak = model::find_tensor_peak(dev.sm(), r.type)) {
-    r.peak_flop_per_clk = peak->flop_per_clock(c.sparse);
-    r.peak_source = model::describe(*peak, c.sparse);
+    r.peak_flop_per_clk =
+        peak->flop_per_clock(c.sparse ? model::sparsity::two_four : model::sparsity::dense);
+    r.peak_source =
+        model::describe(*peak, c.sparse ? model::sparsity::two_four : model::sparsity::dense);
   }
   r.iterations =
       gen::wgmma_iterations(o.target_ms, dev.sm_clock_khz / 1e3, r.peak_flop_per_clk.value_or(4096),

@@ -1,0 +1,149 @@
+// teach_tma_stream: how to write a TMA DRAM read stream with cuprobe's blocks, timed by the
+// library's runner, beside the suite's TMA load stream in the same run.
+//
+//   build/h200/examples/teach_tma_stream --json teach_tma_stream.json   (--quick: 1 GiB array)
+//
+// The kernel below is the whole benchmark: per CTA, warp 0's lane 0 is the producer and keeps
+// `stages` cp.async.bulk copies of `chunk` bytes in flight through a ring of full/empty mbarriers
+// (hopper::tma_pipeline: acquire -> fill -> bulk::load, each copy completing on its stage's full
+// barrier); four consumer warps wait for each stage, add every 32-bit word that landed into a
+// per-thread sum (the bytes are used, so no copy is dead) and release the stage. The array holds
+// word i = i, so the host knows the exact sum of every launch. The suite's figure is
+// experiments::tma_streams (experiments/tma.cuh, what examples/tma reports as "best TMA load"),
+// bulk copies over a few sizes, stages and CTAs per SM, on an array of the same size.
+#include <cuprobe/suite.cuh>
+
+#include <cstdio>
+
+namespace ex = cuprobe::experiments;
+namespace bulk = cuprobe::ptx::bulk;
+
+namespace {
+
+constexpr int stages = 4;                   // copies in flight per CTA
+constexpr std::uint32_t chunk = 16384;      // bytes per copy
+constexpr unsigned consumer_threads = 128;  // four consumer warps
+constexpr unsigned ctas_per_sm = 2;         // 2 x 4 x 16 KiB = 128 KiB in flight per SM
+
+__global__ void __launch_bounds__(32 + consumer_threads)
+    tma_read_stream(const unsigned char* src, std::uint64_t chunks, std::uint32_t* sum) {
+  extern __shared__ __align__(128) unsigned char buf[];  // stages x chunk bytes
+  __shared__ cuprobe::hopper::tma_pipeline<stages> pipe;
+  if (threadIdx.x == 0) pipe.init(consumer_threads);  // every consumer thread releases
+  __syncthreads();
+  if (threadIdx.x < 32) {  // the producer warp: one thread issues, the others have no work
+    if (threadIdx.x != 0) return;
+    auto p = pipe.producer_start();
+    for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++p) {
+      pipe.acquire(p);  // the consumers released this stage (bounded wait in debug builds)
+      bulk::load(buf + p.stage * chunk, src + c * chunk, chunk, pipe.fill(p, chunk));
+    }
+    return;
+  }
+  auto s = pipe.consumer_start();
+  const unsigned t = threadIdx.x - 32;
+  std::uint32_t acc = 0;
+  for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++s) {
+    pipe.wait_full(s);  // the stage's bytes arrived
+    const uint4* v = reinterpret_cast<const uint4*>(buf + s.stage * chunk);
+#pragma unroll
+    for (unsigned j = 0; j < chunk / 16 / consumer_threads; ++j) {  // 16-byte ld.shared
+      const uint4 x = v[t + j * consumer_threads];
+      acc += x.x + x.y + x.z + x.w;
+    }
+    pipe.release(s);  // this thread's reads are done: the producer may refill the stage
+  }
+  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, acc);
+}
+
+__global__ void fill_iota(std::uint32_t* a, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    a[i] = static_cast<std::uint32_t>(i);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return cuprobe::guarded_main([&] {
+    const auto cli = cuprobe::cli::parse(argc, argv, "teach_tma_stream: a TMA read stream");
+    const auto dev = cuprobe::device_info::query();
+    cuprobe::arch::check_kernel_image();
+    cuprobe::require(dev.cc_major >= 9, "teach_tma_stream: TMA needs sm_90 or newer");
+    const std::uint64_t bytes = std::uint64_t(cli.small ? 16 : cli.quick ? 1024 : 4096) << 20;
+    cuprobe::run_options o = cli.run_options();
+    o.warmup = cli.small ? 1 : 2;
+    o.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
+
+    std::optional<cuprobe::measurement> mine;
+    std::uint32_t got = 0, want = 0;
+    {  // scoped: the array is freed before the suite allocates its own
+      cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
+      fill_iota<<<dev.sm_count * 8, 256>>>(array.data(), array.size());
+      CUPROBE_CHECK_LAUNCH("fill_iota");
+      cuprobe::device_buffer<std::uint32_t> sum(1);
+      sum.zero();
+      const std::size_t smem = std::size_t(stages) * chunk;
+      CUPROBE_CHECK(cudaFuncSetAttribute(tma_read_stream,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      const cuprobe::launch_shape shape{dim3(dev.sm_count * ctas_per_sm),
+                                        dim3(32 + consumer_threads), smem};
+      const auto* src = reinterpret_cast<const unsigned char*>(array.data());
+      std::uint32_t launches = 0;
+      mine = cuprobe::measure(
+          "teach.tma_stream",
+          [&](cudaStream_t st) {
+            tma_read_stream<<<shape.grid, shape.block, smem, st>>>(src, bytes / chunk, sum.data());
+            ++launches;
+          },
+          cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory",
+                                     /*dram=*/true, double(bytes)),
+          o);
+      // Validation: every launch added every word 0 + 1 + ... + (words - 1), mod 2^32.
+      const std::uint64_t words = bytes / 4;
+      want = launches * std::uint32_t(words / 2 * (words - 1));
+      got = sum.to_host()[0];
+      mine->with_launch(shape)
+          .with_kernel(cuprobe::kernel_attributes::of(tma_read_stream, int(shape.block.x), smem))
+          .with_param("copy_bytes", chunk)
+          .with_param("stages", stages)
+          .with_param("ctas_per_sm", ctas_per_sm)
+          .with_param("valid", got == want);
+    }
+    const bool ok = got == want;
+
+    // The suite's TMA load stream on an array of the same size: bulk copies, a few shapes.
+    ex::tma_stream_options so;
+    so.run = o;
+    so.copies = {cuprobe::gen::tma_copy::bulk};
+    so.copy_bytes = {16384, 32768};
+    so.stages = {2, 4};
+    so.ctas_per_sm = {1, 2};
+    so.stores = so.peers = false;
+    so.array_bytes = bytes;
+    const auto st = ex::tma_streams(dev, so, [](const std::string&) {});
+    const cuprobe::measurement& best = st.best_load();
+    const double ratio = mine->gb_per_s() / best.gb_per_s();
+    std::printf("TMA read stream on %s over %s (median of %zu launches):\n", dev.name.c_str(),
+                cuprobe::fmt_bytes(double(bytes)).c_str(), o.stop.max_samples);
+    std::printf("  this kernel (bulk %u KiB x%d stages, %u CTA/SM): %.3f TB/s\n", chunk / 1024,
+                stages, ctas_per_sm, mine->gb_per_s() / 1e3);
+    std::printf("  suite, best of %zu points (%s): %.3f TB/s\n", st.loads.size(),
+                best.params.at("case").as_string().c_str(), best.gb_per_s() / 1e3);
+    std::printf("  ratio %.3f; validation: sum %u, expected %u: %s\n", ratio, got, want,
+                ok ? "ok" : "FAILED");
+
+    cuprobe::results res(argc, argv);
+    res.add(*mine);
+    for (const auto& m : st.loads) res.add(m);
+    cuprobe::json& x = res.extra("teach_tma_stream");
+    x["tbps"] = mine->gb_per_s() / 1e3;
+    x["suite_tbps"] = best.gb_per_s() / 1e3;
+    x["suite_case"] = best.params.at("case");
+    x["ratio_to_suite"] = ratio;
+    x["valid"] = ok;
+    res.write(cli);
+    return ok ? 0 : 1;
+  });
+}
