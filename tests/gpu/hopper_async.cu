@@ -11,6 +11,7 @@
 
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/pipeline/state.cuh>
 #include <cuprobe/ptx/bulk.cuh>
 #include <cuprobe/ptx/cluster.cuh>
 #include <cuprobe/ptx/elect.cuh>

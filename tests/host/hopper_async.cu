@@ -6,6 +6,7 @@
 
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/smem.cuh>
+#include <cuprobe/pipeline/state.cuh>
 #include <cuprobe/ptx/mbarrier.cuh>
 
 #include <string>
