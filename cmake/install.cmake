@@ -19,6 +19,7 @@ install(FILES
   "${PROJECT_BINARY_DIR}/cuprobeConfig.cmake"
   "${PROJECT_BINARY_DIR}/cuprobeConfigVersion.cmake"
   cmake/cuprobeTesting.cmake
+  cmake/cuprobeArchCheck.cmake
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
 install(PROGRAMS tools/plot.py tools/validate_results.py DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")

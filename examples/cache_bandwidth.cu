@@ -404,7 +404,7 @@ int main(int argc, char** argv) {
         auto r = ex::stream_bandwidth(
             st.get<gen::stream_pattern::read, float4, cache::cg, cuprobe::loop_mode::in_kernel>(),
             w, gen::stream_shape(4, 256, dev.sm_count), cuprobe::loop_mode::in_kernel,
-            std::uint32_t((512u << 20) / bytes), run, false);
+            std::uint32_t((512u << 20) / bytes), run, cuprobe::data_source::any);
         r.check.require();
         e.add_row({"L2, stream kernel", cuprobe::fmt_bytes(double(bytes)), "ld.global.cg",
                    "4 (grid-stride)", "4x256", cuprobe::fmt(r.m.gb_per_s(), 0),

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(384, 1)
         const h::tile t = sched.tiles.tile_of(w.unit, rank);
         for (int kb = w.k_begin; kb < w.k_end && loads(done); ++kb, ++st, ++done) {
           pipe.acquire(st);
-          std::uint64_t* bar = pipe.fill(st, a_bytes + b_bytes);
+          auto* bar = pipe.fill(st, a_bytes + b_bytes);
           p::bulk::tensor_load(a_st + st.stage * a_bytes, &a_map, bar, kb * BK, t.m * BM);
           if constexpr (Cluster == 1)
             p::bulk::tensor_load(b_st + st.stage * b_bytes, &b_map, bar, kb * BK, t.n * BN);
@@ -156,7 +156,8 @@ __global__ void __launch_bounds__(384, 1)
             for (int hf = 0; hf < S::halves; ++hf)  // half hf: A rows 64 hf.. (8 KiB further)
               wg::mma_async<wg::bf16, wg::bf16>(
                   acc[hf], a_desc + ((st.stage * a_bytes + hf * 8192 + 32 * j) >> 4),
-                  b_desc + ((st.stage * b_bytes + 32 * j) >> 4), kb > w.k_begin || j > 0);
+                  b_desc + ((st.stage * b_bytes + 32 * j) >> 4),
+                  wg::accumulate_if(kb > w.k_begin || j > 0));
           wg::commit_group();
           wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
         }

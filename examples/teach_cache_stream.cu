@@ -7,7 +7,8 @@
 // walks the array grid-stride with 16-byte ld.global.cs (ptx::ld<cache::cs>: "streaming, likely
 // read once"), four independent loads in flight per thread before their values are used, and
 // adds every 32-bit word into a per-thread sum that is folded into one word (so no load is
-// dead). The array holds word i = i, so the host knows the exact sum of every pass. Four passes
+// dead). The array holds random words (device_buffer::fill_random), so the host knows
+// the exact sum of every pass (gen::expected_read_sum). Four passes
 // per launch (loop_mode::in_kernel: the runner divides each sample by them) over 4 GiB, far
 // above the L2, declared as a DRAM working set (the runner flags it otherwise). The suite's figure
 // is experiments::dram_sweep (experiments/memory.cuh, what examples/dram_bandwidth reports as the
@@ -26,6 +27,7 @@ namespace {
 constexpr int unroll = 4;  // 16-byte loads in flight per thread
 constexpr int threads = 1024, blocks_per_sm = 2;
 constexpr std::uint32_t passes = 4;  // passes over the array per launch (loop_mode::in_kernel)
+constexpr std::uint64_t seed = 7;    // the array's random words
 
 __global__ void __launch_bounds__(threads)
     read_stream(const uint4* in, std::uint64_t n, std::uint32_t pass_count, std::uint64_t zero,
@@ -53,12 +55,6 @@ __global__ void __launch_bounds__(threads)
   if (threadIdx.x % 32 == 0) atomicAdd(sum, acc);
 }
 
-__global__ void fill_iota(std::uint32_t* a, std::uint64_t n) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x)
-    a[i] = static_cast<std::uint32_t>(i);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,8 +74,7 @@ int main(int argc, char** argv) {
     std::uint32_t got = 0, want = 0;
     {  // scoped: the array is freed before the suite allocates its own
       cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
-      fill_iota<<<dev.sm_count * 8, 256>>>(array.data(), array.size());
-      CUPROBE_CHECK_LAUNCH("fill_iota");
+      array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
       cuprobe::device_buffer<std::uint32_t> sum(1);
       sum.zero();
       const auto* in = reinterpret_cast<const uint4*>(array.data());
@@ -92,11 +87,10 @@ int main(int argc, char** argv) {
             ++launches;
           },
           cuprobe::work::bytes_moved(double(bytes), 0, "bytes read per pass (4 per launch)",
-                                     /*dram=*/true, double(bytes)),
+                                     cuprobe::data_source::dram, double(bytes)),
           mo);
-      // Validation: every pass added every word 0 + 1 + ... + (words - 1), mod 2^32.
-      const std::uint64_t words = bytes / 4;
-      want = launches * passes * std::uint32_t(words / 2 * (words - 1));
+      // Validation: every pass added every word once (the wrapping sum of the random words).
+      want = gen::expected_read_sum(seed, bytes / 4, std::uint64_t(launches) * passes);
       got = sum.to_host()[0];
       mine->with_launch(shape)
           .with_kernel(cuprobe::kernel_attributes::of(read_stream, threads))

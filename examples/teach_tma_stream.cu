@@ -8,7 +8,8 @@
 // (hopper::tma_pipeline: acquire -> fill -> bulk::load, each copy completing on its stage's full
 // barrier); four consumer warps wait for each stage, add every 32-bit word that landed into a
 // per-thread sum (the bytes are used, so no copy is dead) and release the stage. The array holds
-// word i = i, so the host knows the exact sum of every launch. The suite's figure is
+// random words (device_buffer::fill_random), so the host knows the exact sum of every launch
+// (gen::expected_read_sum). The suite's figure is
 // experiments::tma_streams (experiments/tma.cuh, what examples/tma reports as "best TMA load"),
 // bulk copies over a few sizes, stages and CTAs per SM, on an array of the same size.
 #include <cuprobe/suite.cuh>
@@ -22,6 +23,7 @@ namespace {
 
 constexpr int stages = 4;                   // copies in flight per CTA
 constexpr std::uint32_t chunk = 16384;      // bytes per copy
+constexpr std::uint64_t seed = 7;           // the array's random words
 constexpr unsigned consumer_threads = 128;  // four consumer warps
 constexpr unsigned ctas_per_sm = 2;         // 2 x 4 x 16 KiB = 128 KiB in flight per SM
 
@@ -36,7 +38,7 @@ __global__ void __launch_bounds__(32 + consumer_threads)
     auto p = pipe.producer_start();
     for (std::uint64_t c = blockIdx.x; c < chunks; c += gridDim.x, ++p) {
       pipe.acquire(p);  // the consumers released this stage (bounded wait in debug builds)
-      bulk::load(buf + p.stage * chunk, src + c * chunk, chunk, pipe.fill(p, chunk));
+      bulk::load(buf + p.stage * chunk, src + c * chunk, pipe.fill(p, chunk), chunk);
     }
     return;
   }
@@ -57,12 +59,6 @@ __global__ void __launch_bounds__(32 + consumer_threads)
   if (threadIdx.x % 32 == 0) atomicAdd(sum, acc);
 }
 
-__global__ void fill_iota(std::uint32_t* a, std::uint64_t n) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::uint64_t(gridDim.x) * blockDim.x)
-    a[i] = static_cast<std::uint32_t>(i);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,8 +76,7 @@ int main(int argc, char** argv) {
     std::uint32_t got = 0, want = 0;
     {  // scoped: the array is freed before the suite allocates its own
       cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
-      fill_iota<<<dev.sm_count * 8, 256>>>(array.data(), array.size());
-      CUPROBE_CHECK_LAUNCH("fill_iota");
+      array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
       cuprobe::device_buffer<std::uint32_t> sum(1);
       sum.zero();
       const std::size_t smem = std::size_t(stages) * chunk;
@@ -98,11 +93,10 @@ int main(int argc, char** argv) {
             ++launches;
           },
           cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory",
-                                     /*dram=*/true, double(bytes)),
+                                     cuprobe::data_source::dram, double(bytes)),
           o);
-      // Validation: every launch added every word 0 + 1 + ... + (words - 1), mod 2^32.
-      const std::uint64_t words = bytes / 4;
-      want = launches * std::uint32_t(words / 2 * (words - 1));
+      // Validation: every launch added every word once (the wrapping sum of the random words).
+      want = cuprobe::gen::expected_read_sum(seed, bytes / 4, launches);
       got = sum.to_host()[0];
       mine->with_launch(shape)
           .with_kernel(cuprobe::kernel_attributes::of(tma_read_stream, int(shape.block.x), smem))

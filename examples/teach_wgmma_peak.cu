@@ -52,7 +52,8 @@ __global__ void __launch_bounds__(128 * warpgroups, 1)
     wg::fence_operand(acc);
     wg::fence();
 #pragma unroll
-    for (int s = 0; s < 4; ++s) wg::mma_async<wg::bf16, wg::bf16>(acc, da[s], db[s], true);
+    for (int s = 0; s < 4; ++s)
+      wg::mma_async<wg::bf16, wg::bf16>(acc, da[s], db[s], wg::accumulate::add);
     wg::commit_group();
     wg::wait_group<1>();  // at most 2 groups (8 MMAs) in flight per warpgroup
   }
@@ -72,7 +73,6 @@ __global__ void __launch_bounds__(128 * warpgroups, 1)
   }
   if (nz) atomicAdd(nonzero, nz);
 }
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     const auto cli = cuprobe::cli::parse(argc, argv, "teach_wgmma_peak: a wgmma peak kernel");
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    const double peak = cuprobe::model::find_tensor_peak(90, "bf16")->flop_per_clock();
+    const double peak = cuprobe::model::tensor_peak<wg::bf16>(dev.sm()).flop_per_clock();
     const double target_ms = cli.small ? 0.2 : 7;  // launches of the suite's length
     const long long trips = std::max(  // for target_ms at the peak: 4 MMAs x 2 warpgroups/trip
         1ll, (long long)(target_ms * dev.sm_clock_khz * peak / flop_per_mma / 8));

@@ -35,7 +35,9 @@ foreach(case IN ITEMS
     "19;90a;Stages must be at least 1"
     "20;90a;align_up<Align>: Align must be a power of two"
     "21;90a;Align must be at least alignof\\(T\\)"
-    "22;80;cuprobe::ptx::bulk::load_multicast needs sm_90a")
+    "22;80;cuprobe::ptx::bulk::load_multicast needs sm_90a"
+    "23;90a;\"cuprobe::ptx::mbarrier::wait\" matches the argument list.*argument types are: \\(uint64_t \\*"
+    "24;90a;\"cuprobe::ptx::bulk::load\" matches the argument list.*unsigned int, cuprobe::ptx::mbarrier::object \\*\\)")
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)

@@ -1,7 +1,7 @@
 # The tree's own rules (tests/tree/check_tree.cmake): every asm in ptx/, no file over 600 lines
 # without a reason, each layer includes only the layers below it, and clang-format clean. Host
 # tier: no GPU, no build.
-foreach(check IN ITEMS asm length layers cycles)
+foreach(check IN ITEMS asm length layers cycles budget)
   add_test(NAME host.tree_${check}
     COMMAND "${CMAKE_COMMAND}" -DROOT=${PROJECT_SOURCE_DIR} -DCHECK=${check}
             -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
@@ -43,3 +43,9 @@ add_test(NAME host.tree_cycles_catches
           -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
 set_tests_properties(host.tree_cycles_catches PROPERTIES LABELS host
   PASS_REGULAR_EXPRESSION "cuprobe/gen/cycle_a.cuh includes itself")
+# ... and the budget check: the fixture's teaching example is too long and has no kernel.
+add_test(NAME host.tree_budget_catches
+  COMMAND "${CMAKE_COMMAND}" -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/tree/fixture -DCHECK=budget
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
+set_tests_properties(host.tree_budget_catches PROPERTIES LABELS host PASS_REGULAR_EXPRESSION
+  "examples/teach_too_long.cu has 151 lines.*examples/teach_too_long.cu defines no kernel")

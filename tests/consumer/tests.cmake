@@ -22,3 +22,21 @@ foreach(mode subdirectory fetchcontent package)
   set_tests_properties(host.consume_${mode} PROPERTIES LABELS "host;package")
 endforeach()
 set_tests_properties(host.consume_package PROPERTIES FIXTURES_REQUIRED cuprobe_installed)
+
+# A consumer's target built without 90a is told, at configure time, to set CUDA_ARCHITECTURES 90a
+# (once per target, naming it); the runs above, built for 90a, must print no such notice.
+foreach(mode subdirectory package)
+  add_test(NAME host.consume_${mode}_arch_notice
+    COMMAND "${CMAKE_COMMAND}"
+            -DMODE=${mode} -DARCH=80 -DCONFIGURE_ONLY=ON
+            "-DNOTICE=cuprobe: target 'consumer' is built for CUDA architectures '80', without 90a:.*set CUDA_ARCHITECTURES 90a on it"
+            -DSOURCE=${_consumer_src}
+            -DBINARY=${CMAKE_BINARY_DIR}/consumer-${mode}-arch80
+            -DCUPROBE_SOURCE=${PROJECT_SOURCE_DIR}
+            -DPREFIX=${_install_prefix}
+            -DGENERATOR=${CMAKE_GENERATOR}
+            -DCUDA_COMPILER=${CMAKE_CUDA_COMPILER}
+            -P "${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.cmake")
+  set_tests_properties(host.consume_${mode}_arch_notice PROPERTIES LABELS "host;package")
+endforeach()
+set_tests_properties(host.consume_package_arch_notice PROPERTIES FIXTURES_REQUIRED cuprobe_installed)

@@ -114,7 +114,7 @@ CUPROBE_GPU_TEST_CASE(
   w.poison_outputs();
   w.args(gen::stream_covering_shape(100000, 256));
   const auto m = cuprobe::experiments::memcpy_bandwidth(w.output().data(), w.input(0).data(),
-                                                        100000 * 16, o, /*dram=*/false);
+                                                        100000 * 16, o, cuprobe::data_source::any);
   CHECK(m.samples.size() == 2);
   CHECK(m.gb_per_s() > 0);
   const auto c = w.check();

@@ -40,7 +40,7 @@ namespace {
 // barrier is invalidated and re-initialised.
 __global__ void phase_kernel(unsigned phases, unsigned use_count, unsigned* errors,
                              unsigned* done) {
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   if (threadIdx.x == 0) {
     mb::init(&bar, use_count ? 1u : blockDim.x);
     mb::fence_init();
@@ -87,7 +87,7 @@ __global__ void phase_kernel(unsigned phases, unsigned use_count, unsigned* erro
 // warp 1 consumes, both walking pipeline_state from their start states.
 template <int Stages>
 __global__ void ring_kernel(unsigned iters, unsigned long long* sums, unsigned* errors) {
-  __shared__ std::uint64_t full[Stages], empty[Stages];
+  __shared__ cuprobe::ptx::mbarrier::object full[Stages], empty[Stages];
   __shared__ unsigned slot[Stages][32];
   if (threadIdx.x == 0) {
     for (int s = 0; s < Stages; ++s) {
@@ -174,7 +174,7 @@ __global__ void round_trip_kernel(const unsigned char* in, unsigned char* out,
                                   unsigned add) {
   auto* buf = h::aligned_dynamic_smem<h::tma_alignment>();
   auto* words = reinterpret_cast<unsigned*>(buf);
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();
@@ -186,10 +186,10 @@ __global__ void round_trip_kernel(const unsigned char* in, unsigned char* out,
       bulk::prefetch_l2(in + off, bytes);
       if (k % 2 == 0) {
         (void)mb::arrive_expect_tx(&bar, bytes);
-        bulk::load(buf, in + off, bytes, &bar);
+        bulk::load(buf, in + off, &bar, bytes);
       } else {  // announce without arriving, copy, then arrive
         mb::expect_tx(&bar, bytes);
-        bulk::load(buf, in + off, bytes, &bar);
+        bulk::load(buf, in + off, &bar, bytes);
         (void)mb::arrive(&bar);
       }
     }
@@ -263,7 +263,7 @@ namespace {
 // bulk load reads what they wrote and the threads compare it.
 __global__ void global_fence_kernel(unsigned* scratch, unsigned words, unsigned* errors) {
   auto* buf = h::aligned_dynamic_smem<h::tma_alignment, unsigned>();
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) scratch[i] = i * 7u + 3u;
   p::fence_proxy_async_global();
   if (threadIdx.x == 0) {
@@ -273,7 +273,7 @@ __global__ void global_fence_kernel(unsigned* scratch, unsigned words, unsigned*
   __syncthreads();
   if (threadIdx.x == 0) {
     (void)mb::arrive_expect_tx(&bar, words * 4);
-    bulk::load(buf, scratch, words * 4, &bar);
+    bulk::load(buf, scratch, &bar, words * 4);
   }
   mb::wait(&bar, 0);
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x)

@@ -42,7 +42,7 @@ __global__ void dsm_kernel(unsigned* out) {
   __shared__ alignas(16) unsigned slots[112];
   __shared__ unsigned gen[16];
   __shared__ alignas(8) unsigned ident[2];
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   const unsigned r = cl::ctarank(), n = cl::nctarank();
   for (unsigned i = threadIdx.x; i < 112; i += blockDim.x) slots[i] = 0xdeadbeefu;
   for (unsigned i = threadIdx.x; i < 16; i += blockDim.x) gen[i] = 0xdeadbeefu;
@@ -209,7 +209,7 @@ namespace {
 __global__ void multicast_kernel(const unsigned char* src, unsigned char* out, unsigned bytes,
                                  unsigned split) {
   auto* buf = h::aligned_dynamic_smem<h::tma_alignment>();
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   const unsigned r = cl::ctarank(), n = cl::nctarank();
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
@@ -222,9 +222,9 @@ __global__ void multicast_kernel(const unsigned char* src, unsigned char* out, u
     const auto all = static_cast<std::uint16_t>((1u << n) - 1);
     if (split) {
       const unsigned slice = bytes / n;
-      bulk::load_multicast(buf + r * slice, src + r * slice, slice, &bar, all);
+      bulk::load_multicast(buf + r * slice, src + r * slice, &bar, all, slice);
     } else if (r == 0) {
-      bulk::load_multicast(buf, src, bytes, &bar, all);
+      bulk::load_multicast(buf, src, &bar, all, bytes);
     }
   }
   mb::wait(&bar, 0);
@@ -241,7 +241,7 @@ __global__ void peer_copy_kernel(unsigned* out, unsigned words, unsigned dsm) {
   auto* base = h::aligned_dynamic_smem<h::tma_alignment, unsigned>();
   unsigned* src = base;
   unsigned* dst = base + words;
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   const unsigned r = cl::ctarank(), n = cl::nctarank();
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
     if (dsm)
@@ -260,7 +260,7 @@ __global__ void peer_copy_kernel(unsigned* out, unsigned words, unsigned dsm) {
   if (threadIdx.x == 0) {
     (void)mb::arrive_expect_tx(&bar, words * 4);
     const unsigned next = (r + 1) % n;
-    bulk::copy_to_cluster(cl::map(dst, next), src, words * 4, cl::map(&bar, next));
+    bulk::copy_to_cluster(cl::map(dst, next), src, cl::map(&bar, next), words * 4);
   }
   mb::wait(&bar, 0);
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) out[blockIdx.x * words + i] = dst[i];

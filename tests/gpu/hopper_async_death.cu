@@ -45,7 +45,7 @@ enum class death_case : unsigned {
 
 __global__ void death_kernel(death_case c, const unsigned char* src, unsigned* out) {
   __shared__ alignas(128) unsigned char buf[4096];
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();
@@ -80,7 +80,7 @@ __global__ void death_kernel(death_case c, const unsigned char* src, unsigned* o
   }
   if (threadIdx.x == 0) {
     (void)mb::arrive_expect_tx(&bar, announce);
-    bulk::load(buf + dst_offset, src + src_offset, bytes, &bar);
+    bulk::load(buf + dst_offset, src + src_offset, &bar, bytes);
   }
   mb::wait(&bar, 0);
   out[threadIdx.x] = buf[threadIdx.x];
@@ -90,7 +90,7 @@ __global__ void death_kernel(death_case c, const unsigned char* src, unsigned* o
 // multicasts `bytes` to every CTA. The waits time out with "announced" = 2 x bytes.
 __global__ void multicast_overcount_kernel(const unsigned char* src, unsigned* out) {
   __shared__ alignas(128) unsigned char buf[4096];
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   const unsigned r = cl::ctarank(), n = cl::nctarank();
   const std::uint32_t bytes = 4096;
   if (threadIdx.x == 0) {
@@ -101,7 +101,7 @@ __global__ void multicast_overcount_kernel(const unsigned char* src, unsigned* o
   if (threadIdx.x == 0) {
     (void)mb::arrive_expect_tx(&bar, bytes * n);  // THE BUG: should be `bytes`
     if (r == 0)
-      bulk::load_multicast(buf, src, bytes, &bar, static_cast<std::uint16_t>((1u << n) - 1));
+      bulk::load_multicast(buf, src, &bar, static_cast<std::uint16_t>((1u << n) - 1), bytes);
   }
   mb::wait(&bar, 0);
   out[blockIdx.x * blockDim.x + threadIdx.x] = buf[threadIdx.x];

@@ -106,14 +106,14 @@ __global__ void __launch_bounds__(96)
       auto st = pipe.producer_start();
       for (int c = 0; c < chunks; ++c, ++st) {
         pipe.acquire(st);
-        std::uint64_t* bar = pipe.fill(st, bytes);
+        auto* bar = pipe.fill(st, bytes);
         unsigned char* dst = buf + st.stage * bytes + rank * slice;
         const auto* src =
             reinterpret_cast<const unsigned char*>(in + std::size_t(c) * words) + rank * slice;
         if constexpr (Cluster == 1)
-          p::bulk::load(dst, src, slice, bar);
+          p::bulk::load(dst, src, bar, slice);
         else
-          p::bulk::load_multicast(dst, src, slice, bar, (1u << Cluster) - 1);
+          p::bulk::load_multicast(dst, src, bar, (1u << Cluster) - 1, slice);
       }
     }
   } else {  // two consumer warps: warp 1 sums the even words, warp 2 the odd ones

@@ -84,8 +84,9 @@ struct box_args {
 };
 
 template <int... I>
-__device__ __forceinline__ void load_box(void* dst, const CUtensorMap* map, std::uint64_t* bar,
-                                         const int* at, std::integer_sequence<int, I...>) {
+__device__ __forceinline__ void load_box(void* dst, const CUtensorMap* map,
+                                         cuprobe::ptx::mbarrier::object* bar, const int* at,
+                                         std::integer_sequence<int, I...>) {
   bulk::tensor_load(dst, map, bar, at[I]...);
 }
 template <int... I>
@@ -104,7 +105,7 @@ __global__ void __launch_bounds__(threads)
                const __grid_constant__ CUtensorMap out2, const box_args a) {
   constexpr auto dims = std::make_integer_sequence<int, Rank>{};
   unsigned char* box = h::aligned_dynamic_smem<h::swizzle_128b_alignment>() + a.shift;
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();
@@ -145,7 +146,7 @@ __global__ void __launch_bounds__(threads)
                      const __grid_constant__ CUtensorMap slice, int x, int y, unsigned rows,
                      unsigned bytes, unsigned sliced, unsigned char* out) {
   unsigned char* box = h::aligned_dynamic_smem<h::swizzle_128b_alignment>();
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   const unsigned r = cl::ctarank(), n = cl::nctarank();
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);

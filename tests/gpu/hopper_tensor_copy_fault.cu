@@ -38,7 +38,7 @@ constexpr unsigned dim0 = 128, box_bytes = 48;  // a 1-D u8 tensor of 128 bytes,
 
 __global__ void load_1d(const __grid_constant__ CUtensorMap map, int c0, unsigned char* out) {
   __shared__ alignas(128) unsigned char box[box_bytes];
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();

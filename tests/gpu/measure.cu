@@ -107,7 +107,7 @@ CUPROBE_GPU_TEST_CASE("region timer scopes, records and empty-region overhead") 
   const double oh = warp_t.calibrate_overhead();
   CHECK(oh > 0);
   CUPROBE_TIMING_CHECK(oh < 1000);
-  const auto sub = warp_t.analyse(true);
+  const auto sub = warp_t.analyse(cuprobe::region_overhead::subtract);
   CHECK(sub.overhead_subtracted);
   CHECK(sub.cycles.median == doctest::Approx(st.cycles.median - oh));
 }

@@ -40,7 +40,7 @@ CUPROBE_GPU_TEST_CASE("TMA chases: bulk and tensor hops follow the ring like ld.
   if (!has_tma(dev)) return;
   const bool sanitizer = cuprobe::testing::under_sanitizer();  // ~0.3 ms per TMA hop there
   const std::uint64_t hops = sanitizer ? 500 : 5000;
-  const gen::chase_ring ring(sanitizer ? 64u << 10 : 1u << 20, 128, 1, 1, /*zero_fill=*/true);
+  const gen::chase_ring ring(sanitizer ? 64u << 10 : 1u << 20, 128, 1, 1, gen::chase_fill::zeroed);
   const auto next = ring.successors_on_device();
   ex::chase_latency_options co;
   co.chase.max_steps = co.chase.min_steps = hops;

@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
   wg::fence();
 #pragma unroll
   for (int s = 0; s < S; ++s) {
-    const bool sd = s == 0 ? p.scale_d : true;
+    const auto sd = wg::accumulate_if(s == 0 ? p.scale_d : true);
     if constexpr (!C::sparse && !C::rs)
       wg::mma_async<A, B, C::ma, C::mb, C::sa, C::sb>(acc, da[s], db[s], sd);
     else if constexpr (!C::sparse)

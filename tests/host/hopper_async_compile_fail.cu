@@ -22,11 +22,11 @@ namespace bulk = cuprobe::ptx::bulk;
 __global__ void probe(const int4* in, int4* out, unsigned n,
                       const __grid_constant__ CUtensorMap map) {
   __shared__ alignas(128) int4 buf[64];
-  __shared__ std::uint64_t bar;
+  __shared__ cuprobe::ptx::mbarrier::object bar;
 #if CUPROBE_CASE == 1  // bulk copies need sm_90 (compiled for sm_80)
-  bulk::load(buf, in, n, &bar);
+  bulk::load(buf, in, &bar, n);
 #elif CUPROBE_CASE == 2   // multicast needs sm_90a (compiled for sm_90)
-  bulk::load_multicast(buf, in, n, &bar, 3);
+  bulk::load_multicast(buf, in, &bar, 3, n);
 #elif CUPROBE_CASE == 3   // tensor multicast needs sm_90a (compiled for sm_90)
   bulk::tensor_load_multicast(buf, &map, &bar, 3, 0, 0);
 #elif CUPROBE_CASE == 4   // setmaxnreg needs sm_90a (compiled for sm_80)
@@ -60,10 +60,15 @@ __global__ void probe(const int4* in, int4* out, unsigned n,
 #elif CUPROBE_CASE == 18  // wait_group needs sm_90 (compiled for sm_80)
   bulk::wait_group<0>();
 #elif CUPROBE_CASE == 22  // multicast needs sm_90a (compiled for sm_80)
-  bulk::load_multicast(buf, in, n, &bar, 3);
+  bulk::load_multicast(buf, in, &bar, 3, n);
+#elif CUPROBE_CASE == 23  // a barrier is an mbarrier::object, never a raw 64-bit word
+  __shared__ std::uint64_t raw;
+  mb::wait(&raw, 0);
+#elif CUPROBE_CASE == 24  // the barrier comes before the byte count (one order for every copy)
+  bulk::load(buf, in, n, &bar);
 #else                     // nothing selected: the probe compiles for every target
   out[0] = buf[n % 64];
-  out[1].x = static_cast<int>(bar);
+  out[1].x = static_cast<int>(bar.word);
 #endif
   (void)in, (void)out, (void)n, (void)map;
 }

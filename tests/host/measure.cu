@@ -337,7 +337,8 @@ TEST_CASE("finish_measurement: every sample unit, and the flags it computes from
 
   cuprobe::measurement d;  // a "DRAM" run over 1 MiB: flagged, with the sizes
   d.samples = {1e-6, 1e-6, 1e-6};
-  d.declared = cuprobe::work::bytes_moved(double(1 << 20), 0, "read", true, double(1 << 20));
+  d.declared = cuprobe::work::bytes_moved(double(1 << 20), 0, "read", cuprobe::data_source::dram,
+                                          double(1 << 20));
   cuprobe::finish_measurement(d, dev);
   CHECK(cuprobe::has_flag(d.flags, "cache_resident"));
   d.declared.working_set_bytes.reset();
@@ -480,7 +481,7 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   m.name = "dram.read \"float4\"";
   m.params["elements"] = 1 << 20;
   m.samples = {1e-3, 2e-3, 3e-3, 4e-3};
-  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes", true, 8e9);
+  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes", cuprobe::data_source::dram, 8e9);
   cuprobe::device_info dev;
   dev.name = "Test GPU";
   dev.sm_count = 2;

@@ -15,14 +15,14 @@ namespace bulk = cuprobe::ptx::bulk;
 
 PROBE(probe_bulk_load) {
   __shared__ alignas(128) int4 buf[256];
-  __shared__ std::uint64_t bar;
-  bulk::load(buf, in, n, &bar);
+  __shared__ cuprobe::ptx::mbarrier::object bar;
+  bulk::load(buf, in, &bar, n);
   out[0] = buf[threadIdx.x];
 }
 PROBE(probe_bulk_load_multicast) {
   __shared__ alignas(128) int4 buf[256];
-  __shared__ std::uint64_t bar;
-  bulk::load_multicast(buf, in, n, &bar, static_cast<std::uint16_t>(n >> 16));
+  __shared__ cuprobe::ptx::mbarrier::object bar;
+  bulk::load_multicast(buf, in, &bar, static_cast<std::uint16_t>(n >> 16), n);
   out[0] = buf[threadIdx.x];
 }
 PROBE(probe_bulk_store) {
@@ -33,9 +33,9 @@ PROBE(probe_bulk_store) {
 PROBE(probe_bulk_copy_to_cluster) {
   __shared__ alignas(128) int4 buf[256];
   __shared__ alignas(128) int4 dst[256];
-  __shared__ std::uint64_t bar;
-  bulk::copy_to_cluster(cuprobe::ptx::cluster::map(dst, n & 7), buf, n & ~15u,
-                        cuprobe::ptx::cluster::map(&bar, n & 7));
+  __shared__ cuprobe::ptx::mbarrier::object bar;
+  bulk::copy_to_cluster(cuprobe::ptx::cluster::map(dst, n & 7), buf,
+                        cuprobe::ptx::cluster::map(&bar, n & 7), n & ~15u);
   out[0] = in[0];
 }
 PROBE(probe_bulk_commit_group) {
@@ -68,13 +68,13 @@ PROBE(probe_bulk_prefetch_l2) { bulk::prefetch_l2(in, n); }
 #define TENSOR_PROBES(D, ...)                                                         \
   PROBE(probe_tensor_load_##D##d) {                                                   \
     __shared__ alignas(128) int4 buf[256];                                            \
-    __shared__ std::uint64_t bar;                                                     \
+    __shared__ cuprobe::ptx::mbarrier::object bar;                                    \
     bulk::tensor_load(buf, &map, &bar, __VA_ARGS__);                                  \
     out[0] = buf[threadIdx.x];                                                        \
   }                                                                                   \
   PROBE(probe_tensor_load_multicast_##D##d) {                                         \
     __shared__ alignas(128) int4 buf[256];                                            \
-    __shared__ std::uint64_t bar;                                                     \
+    __shared__ cuprobe::ptx::mbarrier::object bar;                                    \
     bulk::tensor_load_multicast(buf, &map, &bar, static_cast<std::uint16_t>(n >> 16), \
                                 __VA_ARGS__);                                         \
     out[0] = buf[threadIdx.x];                                                        \

@@ -40,7 +40,7 @@ PROBE(probe_stmatrix_x4) {
   out[0] = tile[n % 64];
 }
 PROBE(probe_stmatrix_x4_trans) {
-  p::stmatrix<4, true>(row_address(), {{n, n + 1, n + 2, n + 3}});
+  p::stmatrix<4, p::matrix_order::transposed>(row_address(), {{n, n + 1, n + 2, n + 3}});
   out[0] = tile[n % 64];
 }
 PROBE(probe_ldmatrix_x4) {
@@ -52,11 +52,11 @@ PROBE(probe_ldmatrix_x4) {
 PROBE(probe_ldmatrix_x2_trans) {
   tile[threadIdx.x] = n;
   __syncwarp();
-  const auto f = p::ldmatrix<2, true>(row_address());
+  const auto f = p::ldmatrix<2, p::matrix_order::transposed>(row_address());
   out[threadIdx.x] = f.reg[0] + f.reg[1];
 }
 
-__shared__ std::uint64_t bar;
+__shared__ cuprobe::ptx::mbarrier::object bar;
 PROBE(probe_arrive_remote_relaxed) {
   p::mbarrier::arrive_remote_relaxed(&bar, n % 2);
   out[0] = n;

@@ -25,10 +25,10 @@ __global__ void all_n(float* out, std::uint64_t a, std::uint64_t b, const std::u
   wg::fence_operand(acc);
   wg::fence_operand(f);
   wg::fence();
-  if constexpr (Form == 0) wg::mma_async<A, B>(acc, a, b, false);
-  if constexpr (Form == 1) wg::mma_async<A, B>(acc, f, b, false);
-  if constexpr (Form == 2) wg::mma_async_sp<A, B>(acc, a, b, meta, false);
-  if constexpr (Form == 3) wg::mma_async_sp<A, B>(acc, f, b, meta, false);
+  if constexpr (Form == 0) wg::mma_async<A, B>(acc, a, b, wg::accumulate::overwrite);
+  if constexpr (Form == 1) wg::mma_async<A, B>(acc, f, b, wg::accumulate::overwrite);
+  if constexpr (Form == 2) wg::mma_async_sp<A, B>(acc, a, b, meta, wg::accumulate::overwrite);
+  if constexpr (Form == 3) wg::mma_async_sp<A, B>(acc, f, b, meta, wg::accumulate::overwrite);
   wg::commit_group();
   wg::wait_group<0>();
   wg::fence_operand(acc);

@@ -36,7 +36,7 @@ __device__ __forceinline__ void tile(float* out, std::uint64_t a, std::uint64_t 
   wg::fence();
 #pragma unroll
   for (int s = 0; s < steps; ++s) {
-    const bool sd = s == 0 ? scale_d : true;
+    const auto sd = wg::accumulate_if(s == 0 ? scale_d : true);
     const std::uint64_t as = a + 2 * s, bs = b + 2 * s;  // +32 bytes per K step
     if constexpr (Form == 0) wg::mma_async<A, B, MA, MB, SA, SB>(acc, as, bs, sd);
     if constexpr (Form == 1) wg::mma_async<A, B, MA, MB, SA, SB>(acc, f[s], bs, sd);
@@ -100,9 +100,9 @@ extern "C" __global__ void probe_wait_group_1(float* out, std::uint64_t a, std::
   wg::fence_operand(x);
   wg::fence_operand(y);
   wg::fence();
-  wg::mma_async<wg::bf16, wg::bf16>(x, a, b, false);
+  wg::mma_async<wg::bf16, wg::bf16>(x, a, b, wg::accumulate::overwrite);
   wg::commit_group();
-  wg::mma_async<wg::bf16, wg::bf16>(y, a + 2, b + 2, false);
+  wg::mma_async<wg::bf16, wg::bf16>(y, a + 2, b + 2, wg::accumulate::overwrite);
   wg::commit_group();
   wg::wait_group<1>();
   wg::fence_operand(x);

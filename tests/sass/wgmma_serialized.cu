@@ -21,7 +21,7 @@ extern "C" __global__ void serialized_rolled_loop(float* out, std::uint64_t a, s
   wg::fence();
 #pragma unroll 1
   for (int s = 0; s < steps; ++s)
-    wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2 * s, b + 2 * s, true);
+    wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2 * s, b + 2 * s, wg::accumulate::add);
   wg::commit_group();
   wg::wait_group<0>();
   wg::fence_operand(acc);
@@ -38,9 +38,9 @@ extern "C" __global__ void serialized_touched_accumulator(float* out, std::uint6
   for (int i = 0; i < 32; ++i) acc.reg[i] = 0.f;
   wg::fence_operand(acc);
   wg::fence();
-  wg::mma_async<wg::bf16, wg::bf16>(acc, a, b, true);
+  wg::mma_async<wg::bf16, wg::bf16>(acc, a, b, wg::accumulate::add);
   acc.reg[3] += x;
-  wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2, b + 2, true);
+  wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2, b + 2, wg::accumulate::add);
   wg::commit_group();
   wg::wait_group<0>();
   wg::fence_operand(acc);
@@ -57,9 +57,9 @@ extern "C" __global__ void serialized_dynamic_index(float* out, std::uint64_t a,
   for (int i = 0; i < 32; ++i) acc.reg[i] = 0.f;
   wg::fence_operand(acc);
   wg::fence();
-  wg::mma_async<wg::bf16, wg::bf16>(acc, a, b, true);
+  wg::mma_async<wg::bf16, wg::bf16>(acc, a, b, wg::accumulate::add);
   acc.reg[j & 31] += x;
-  wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2, b + 2, true);
+  wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2, b + 2, wg::accumulate::add);
   wg::commit_group();
   wg::wait_group<0>();
   wg::fence_operand(acc);
@@ -75,7 +75,8 @@ extern "C" __global__ void not_serialized(float* out, std::uint64_t a, std::uint
   wg::fence_operand(acc);
   wg::fence();
 #pragma unroll
-  for (int s = 0; s < 2; ++s) wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2 * s, b + 2 * s, true);
+  for (int s = 0; s < 2; ++s)
+    wg::mma_async<wg::bf16, wg::bf16>(acc, a + 2 * s, b + 2 * s, wg::accumulate::add);
   wg::commit_group();
   wg::wait_group<0>();
   wg::fence_operand(acc);

@@ -108,6 +108,12 @@ inline const char* to_string(chase_placement p) {
   return p == chase_placement::device ? "device" : "host_mapped";
 }
 
+/// What a chase ring's memory holds besides the links: `links_only` (the default: the other bytes
+/// of each node are left as they are, so no memset changes the L2 state a chase starts from) or
+/// `zeroed` (every byte is zeroed before linking, for chases that copy whole nodes: a TMA copy of
+/// a node would otherwise read uninitialised memory).
+enum class chase_fill { links_only, zeroed };
+
 /// A ring (the working set) in device memory, or in mapped host memory (chase_placement).
 /// Built on the host (successors) and linked on the device (addresses; a host-mapped ring is
 /// linked by the host, which writes its own memory), so a 4 GiB device ring costs 4 bytes of
@@ -116,11 +122,9 @@ class chase_ring {
  public:
   /// `bytes` is rounded down to a multiple of stride x rings. `stride` (bytes between nodes)
   /// is a multiple of 8: 128 = one L1/L2 line; 4 KiB, 64 KiB, 2 MiB expose TLB reach.
-  /// `zero_fill`: zero every byte before linking, for chases that copy whole nodes (TMA: a copy
-  /// of the node's other bytes would read uninitialised memory). Off by default: the memset's
-  /// writes of every line change the L2 state the other chases start from.
+  /// `fill`: chase_fill::zeroed for chases that copy whole nodes (see chase_fill).
   explicit chase_ring(std::size_t bytes, std::size_t stride = 128, unsigned rings = 1,
-                      std::uint64_t seed = 1, bool zero_fill = false,
+                      std::uint64_t seed = 1, chase_fill fill = chase_fill::links_only,
                       chase_placement placement = chase_placement::device)
       : stride_(stride), rings_(rings), seed_(seed), placement_(placement) {
     require(
@@ -136,7 +140,7 @@ class chase_ring {
     const std::size_t words = static_cast<std::size_t>(nodes_ * (stride / 8));
     if (placement == chase_placement::host_mapped) {
       host_ = host_buffer<std::uint64_t>(words, cuprobe::host_memory::mapped);
-      if (zero_fill) host_.poison(0);
+      if (fill == chase_fill::zeroed) host_.poison(0);
       base_ = host_.device_data();
       const std::uint64_t* dev = host_.device_data();
       for (std::uint64_t i = 0; i < nodes_; ++i)
@@ -145,7 +149,7 @@ class chase_ring {
     }
     mem_ = device_buffer<std::uint64_t>(words);
     base_ = mem_.data();
-    if (zero_fill) mem_.zero();
+    if (fill == chase_fill::zeroed) mem_.zero();
     device_buffer<std::uint32_t> d_next(next.size());
     d_next.upload(next);
     const std::uint64_t blocks = std::min<std::uint64_t>((nodes_ + 255) / 256, 4096);
@@ -177,7 +181,8 @@ class chase_ring {
   }
   /// Reads the links back and turns them into node indices (for tests). Copies only the link
   /// word of each node (a strided copy): the rest of a node is never written (unless
-  /// zero_fill), and copying it would read uninitialised device memory (initcheck says so).
+  /// chase_fill::zeroed), and copying it would read uninitialised device memory (initcheck says
+  /// so).
   std::vector<std::uint32_t> successors_on_device() const {
     std::vector<std::uint64_t> words(static_cast<std::size_t>(nodes_));
     CUPROBE_CHECK(cudaMemcpy2D(words.data(), 8, base_, stride_, 8, static_cast<std::size_t>(nodes_),

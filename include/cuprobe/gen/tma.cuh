@@ -181,11 +181,11 @@ __global__ void tma_load_stream_kernel(tma_stream_args a) {
     for (std::uint32_t pass = 0; pass < a.passes; ++pass)
       for (std::uint64_t c = k.begin; c < k.end; c += k.step) {
         ring.acquire(ps);
-        std::uint64_t* full = ring.fill(ps, a.copy_bytes);
+        auto* full = ring.fill(ps, a.copy_bytes);
         unsigned char* dst = buf + std::size_t(ps.stage) * a.copy_bytes;
         if constexpr (Copy == tma_copy::bulk)
-          ptx::bulk::load(dst, static_cast<const unsigned char*>(a.src) + c * a.copy_bytes,
-                          a.copy_bytes, full);
+          ptx::bulk::load(dst, static_cast<const unsigned char*>(a.src) + c * a.copy_bytes, full,
+                          a.copy_bytes);
         else
           ptx::bulk::tensor_load(dst, a.map, full, 0, static_cast<int>(c * rows));
         ++ps;
@@ -372,7 +372,7 @@ struct tma_hop {
   __device__ __forceinline__ std::uint64_t hop(Issue&& issue) {
     namespace mb = ptx::mbarrier;
     __shared__ alignas(128) std::uint64_t hop_buf[Bytes / 8];
-    __shared__ std::uint64_t hop_bar;
+    __shared__ cuprobe::ptx::mbarrier::object hop_bar;
     if (!ready) {
       mb::init(&hop_bar, 1);
       mb::fence_init();
@@ -391,8 +391,9 @@ struct tma_hop {
 template <std::uint32_t Bytes = 16>
 struct chase_bulk_load : detail::tma_hop<Bytes> {
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
-    return this->hop(
-        [p](std::uint64_t* buf, std::uint64_t* bar) { ptx::bulk::load(buf, p, Bytes, bar); });
+    return this->hop([p](std::uint64_t* buf, ptx::mbarrier::object* bar) {
+      ptx::bulk::load(buf, p, bar, Bytes);
+    });
   }
 };
 
@@ -408,7 +409,7 @@ struct chase_tensor_load : detail::tma_hop<Bytes> {
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
     const int row = static_cast<int>((reinterpret_cast<std::uint64_t>(p) - base) >> stride_shift);
     const CUtensorMap* m = map;
-    return this->hop([m, row](std::uint64_t* buf, std::uint64_t* bar) {
+    return this->hop([m, row](std::uint64_t* buf, ptx::mbarrier::object* bar) {
       ptx::bulk::tensor_load(buf, m, bar, 0, row);
     });
   }

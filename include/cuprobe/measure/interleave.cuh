@@ -137,7 +137,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
     m.env.after = rounds.env.after;
     m.wall_s = rounds.wall_s;
     m.stop_verdict = rounds.stop_verdict;
-    if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, false);
+    if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, launch_path::stream);
     finish_measurement(m, rd.info);
     m.with_param("interleaved", int(n)).with_param("interleave_group", name);
   }

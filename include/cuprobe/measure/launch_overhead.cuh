@@ -4,7 +4,7 @@
 //   const auto o = cuprobe::measure_launch_overhead();
 //   std::printf("one launch: %.2f us; in a stream: %.2f us each; in a graph: %.2f us each\n",
 //               o.single_s * 1e6, o.stream_s * 1e6, o.graph_s * 1e6);
-//   double floor = o.floor_s(/*batch=*/1, /*graph=*/false);   // what a sample cannot go below
+//   double floor = o.floor_s(1, cuprobe::launch_path::stream);   // what a sample cannot go below
 //
 // single_s: CUDA events around one launch of an empty kernel, median of 64 (what a sample of
 // one launch measures when the kernel does nothing). stream_s / graph_s: events around 128
@@ -23,14 +23,18 @@
 
 namespace cuprobe {
 
+/// How the launches of a sample are issued: back to back in a stream, or replayed in a graph.
+enum class launch_path { stream, graph };
+
 struct launch_overhead {
   double single_s = 0;  ///< one launch between two events
   double stream_s = 0;  ///< per launch, back to back in a stream
   double graph_s = 0;   ///< per launch, replayed in a graph
 
   /// The time a sample of `batch` empty launches takes: what launching alone costs it.
-  double floor_s(std::size_t batch, bool graph) const {
-    return single_s + double(batch > 0 ? batch - 1 : 0) * (graph ? graph_s : stream_s);
+  double floor_s(std::size_t batch, launch_path path) const {
+    return single_s +
+           double(batch > 0 ? batch - 1 : 0) * (path == launch_path::graph ? graph_s : stream_s);
   }
 };
 

@@ -1,7 +1,7 @@
 // cuprobe/measure/measurement.cuh: what a measurement declares, how it runs, and what it keeps.
 //
 //   cuprobe::work w = cuprobe::work::bytes_moved(16.0 * n, 16.0 * n, "copy: N read + N written",
-//                                                /*dram=*/true, /*working_set=*/32.0 * n);
+//                                                cuprobe::data_source::dram, 32.0 * n);
 //   cuprobe::run_options o;  o.stop = cuprobe::stopping_rule::fixed(10);
 //   cuprobe::measurement m = cuprobe::measure("copy", launch, w, o);       // measure/runner.cuh
 //   std::printf("%s: median %g %s, %.0f GB/s\n", m.name.c_str(), m.stats.median,
@@ -64,6 +64,11 @@ struct launch_context {
   bool warmup = false;
 };
 
+/// Where the bytes of a work declaration are meant to come from. `dram`: from DRAM, and the flags
+/// check it (a working set that fits in the L2, or a rate only a cache reaches, is flagged);
+/// `any`: no claim about the level.
+enum class data_source { any, dram };
+
 /// What one iteration does, as the user declares it: the rates are derived from this, and the
 /// flags check it against the device (docs/measurement.md lists each flag).
 struct work {
@@ -78,13 +83,14 @@ struct work {
   std::optional<model::op_kind> op_kind;
 
   double bytes() const { return bytes_read + bytes_written; }
-  static work bytes_moved(double read, double written, std::string accounting, bool dram = false,
+  static work bytes_moved(double read, double written, std::string accounting,
+                          data_source source = data_source::any,
                           std::optional<double> working_set = std::nullopt) {
     work w;
     w.bytes_read = read;
     w.bytes_written = written;
     w.accounting = std::move(accounting);
-    w.dram_working_set = dram;
+    w.dram_working_set = source == data_source::dram;
     w.working_set_bytes = working_set;
     return w;
   }

@@ -9,7 +9,7 @@
 // the block synchronises (__syncthreads) before start and before stop and thread 0 records;
 // scope warp: __syncwarp and lane 0 records; scope thread: every thread records, no sync.
 // The region's own overhead (an empty region, measured by calibrate_overhead()) is reported
-// and subtracted only when asked (analyse(true)).
+// and subtracted only when asked (analyse(region_overhead::subtract)).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -28,6 +28,8 @@
 namespace cuprobe {
 
 enum class region_scope : int { thread = 0, warp = 1, block = 2 };
+/// Whether analyse() subtracts the calibrated cost of an empty region from each record.
+enum class region_overhead { keep, subtract };
 
 struct region_record {
   std::uint64_t start_cycles, stop_cycles;
@@ -147,25 +149,25 @@ class region_timer {
     detail::empty_region_kernel<<<blocks, block_threads>>>(probe.view(), 8);
     CUPROBE_CHECK_LAUNCH("cuprobe::region_timer empty region");
     CUPROBE_CHECK(cudaDeviceSynchronize());
-    const auto st = probe.analyse(false);
+    const auto st = probe.analyse(region_overhead::keep);
     overhead_ = st.cycles.median;
     return overhead_;
   }
   double overhead_cycles() const { return overhead_; }
 
-  region_stats analyse(bool subtract_overhead = false) const {
+  region_stats analyse(region_overhead overhead = region_overhead::keep) const {
     const auto recs = read();
     require(!recs.empty(), "region_timer::analyse: no region was recorded");
     region_stats st;
     st.records = recs.size();
     st.overhead_cycles = overhead_;
-    st.overhead_subtracted = subtract_overhead;
+    st.overhead_subtracted = overhead == region_overhead::subtract;
     std::vector<double> cyc, ns;
     std::map<std::uint32_t, std::vector<double>> per_sm;
     std::uint64_t first = ~0ull, last = 0;
     for (const auto& r : recs) {
       double c = static_cast<double>(r.stop_cycles - r.start_cycles);
-      if (subtract_overhead) c -= overhead_;
+      if (st.overhead_subtracted) c -= overhead_;
       cyc.push_back(c);
       ns.push_back(static_cast<double>(r.stop_ns - r.start_ns));
       per_sm[r.smid].push_back(c);

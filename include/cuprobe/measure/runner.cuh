@@ -2,7 +2,8 @@
 //
 //   auto m = cuprobe::measure("copy.float4",                                // event-timed
 //       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); },
-//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written", true,
+//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written",
+//       cuprobe::data_source::dram,
 //                                  32.0 * n));
 //   // in-kernel cycles; opts.iterations = hops per chase
 //   auto c = cuprobe::measure_samples("chase", cuprobe::sample_unit::cycles,
@@ -25,10 +26,10 @@
 // that stream. In-kernel data of each sample (a region_timer's records, the SM clock the kernel
 // saw) is read by the per-sample hook, run_options::after_sample:
 //   std::vector<double> mhz;
-//   opts.after_sample = [&](const cuprobe::launch_context&) { mhz.push_back(*cuprobe::
-//       clock_mhz_of(timer.read())); };   // after each timed sample, outside the timing A sampler
-//       takes a launch_context, a cudaStream_t or nothing, enqueues its work
-// on that stream if it launches any, waits for it, and returns the sample.
+//   opts.after_sample = [&](const cuprobe::launch_context&) {   // after each timed sample,
+//     mhz.push_back(*cuprobe::clock_mhz_of(timer.read())); };    // outside the timed region
+// A sampler takes a launch_context, a cudaStream_t or nothing, enqueues its work on that stream
+// if it launches any, waits for it, and returns the sample.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -392,7 +393,9 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
   };
   measurement m = detail::run_protocol(rd, std::move(name), sample_unit::seconds,
                                        std::move(declared), opt, s, warm, take);
-  if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, opt.graph);
+  if (!opt.profile)
+    m.launch_floor_s =
+        rd.overheads().floor_s(batch, opt.graph ? launch_path::graph : launch_path::stream);
   finish_measurement(m, rd.info);
   return m;
 }

@@ -87,19 +87,23 @@ inline std::vector<point> zipped(const std::vector<axis>& axes) {
   return out;
 }
 
-/// Calls f(point) for each point, with a progress line on stderr.
+/// Whether run() prints a progress line on stderr.
+enum class progress { shown, hidden };
+
+/// Calls f(point) for each point, with a progress line on stderr unless progress::hidden.
 template <class F>
-void run(const std::vector<point>& points, const std::string& name, F&& f, bool progress = true) {
+void run(const std::vector<point>& points, const std::string& name, F&& f,
+         progress shown = progress::shown) {
   const bool tty = isatty(fileno(stderr));
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (progress) {
+    if (shown == progress::shown) {
       std::fprintf(stderr, "%s[%zu/%zu] %s %s%s", tty ? "\r\033[K" : "", i + 1, points.size(),
                    name.c_str(), points[i].label().c_str(), tty ? "" : "\n");
       std::fflush(stderr);
     }
     f(points[i]);
   }
-  if (progress && tty) std::fprintf(stderr, "\n");
+  if (shown == progress::shown && tty) std::fprintf(stderr, "\n");
 }
 
 }  // namespace cuprobe::sweep

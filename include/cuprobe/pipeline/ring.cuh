@@ -64,8 +64,8 @@ struct mbarrier_ring {
   static constexpr int stages = Stages;
   static constexpr int cluster = Cluster;
 
-  alignas(8) std::uint64_t full[Stages];
-  alignas(8) std::uint64_t empty[Stages];
+  ptx::mbarrier::object full[Stages];
+  ptx::mbarrier::object empty[Stages];
 
   /// One thread: initialises every barrier (consumers = releases per stage from ONE CTA) and
   /// fences the inits; then the caller synchronises the CTA (Cluster == 1) or the cluster.
@@ -87,14 +87,14 @@ struct mbarrier_ring {
   }
   /// Producer: announces the bytes that will land in this CTA's stage s and arrives; returns
   /// the barrier the copies complete on.
-  __device__ std::uint64_t* fill(state s, std::uint32_t bytes) {
+  __device__ ptx::mbarrier::object* fill(state s, std::uint32_t bytes) {
     ptx::mbarrier::arrive_expect_tx(&full[s.stage], bytes);
     return &full[s.stage];
   }
   /// The full barrier of stage s (the copies of a stage complete on it).
-  __device__ std::uint64_t* full_barrier(state s) { return &full[s.stage]; }
+  __device__ ptx::mbarrier::object* full_barrier(state s) { return &full[s.stage]; }
   /// The empty barrier of stage s (this CTA's releases of the stage arrive on it).
-  __device__ std::uint64_t* empty_barrier(state s) { return &empty[s.stage]; }
+  __device__ ptx::mbarrier::object* empty_barrier(state s) { return &empty[s.stage]; }
 
   /// Consumer: waits until stage s holds its data.
   __device__ void wait_full(state s) { ptx::mbarrier::wait(&full[s.stage], s.phase); }

@@ -3,22 +3,26 @@
 //
 //   namespace mb = cuprobe::ptx::mbarrier;
 //   namespace bulk = cuprobe::ptx::bulk;
-//   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, bytes, &bar); }
+//   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, &bar, bytes); }
 //   mb::wait(&bar, 0);                                      // global -> shared done
 //   cuprobe::ptx::fence_proxy_async_shared_cta();           // if threads wrote buf since
 //   if (threadIdx.x == 0) { bulk::store(dst, buf, bytes); bulk::commit_group(); }
 //   if (threadIdx.x == 0) bulk::wait_group<0>();           // dst written
 //
+// One argument order for every copy: destination, source, then the barrier the copy completes
+// on (if any), then the multicast mask (if any), then what is copied: a byte count, or the
+// tensor coordinates (innermost first). Barriers are mbarrier::object* (ptx/mbarrier.cuh).
+//
 // Directions and how each completes (PTX ISA, "cp.async.bulk"):
-//   load(dst_smem, src, bytes, bar)              cp.async.bulk.shared::cluster.global
+//   load(dst_smem, src, bar, bytes)              cp.async.bulk.shared::cluster.global
 //                                                .mbarrier::complete_tx::bytes: the bytes count
 //                                                down the tx-count of `bar` (same CTA as dst)
-//   load_multicast(dst, src, bytes, bar, mask)   the same .multicast::cluster (sm_90a): the data
+//   load_multicast(dst, src, bar, mask, bytes)   the same .multicast::cluster (sm_90a): the data
 //                                                and the complete_tx land at the same offsets in
 //                                                every CTA of ctaMask; each of them announces
 //                                                `bytes` on its own barrier, not bytes x CTAs
 //   store(dst_global, src_smem, bytes)           cp.async.bulk.global.shared::cta.bulk_group
-//   copy_to_cluster(dst, src, bytes, bar)        cp.async.bulk.shared::cluster.shared::cta
+//   copy_to_cluster(dst, src, bar, bytes)        cp.async.bulk.shared::cluster.shared::cta
 //                                                .mbarrier::complete_tx::bytes; dst and bar are
 //                                                generic addresses in the same peer CTA
 //                                                (cluster::map)
@@ -183,8 +187,8 @@ inline constexpr bool coords_ok = sizeof...(C) >= 1 && sizeof...(C) <= 5 &&
 /// Global -> this CTA's shared memory; the bytes complete on `bar` (also in this CTA's shared
 /// memory). dst, src 16-byte aligned, bytes a positive multiple of 16.
 template <class T = void>
-__device__ __forceinline__ void load(void* dst_smem, const void* src_gmem, std::uint32_t bytes,
-                                     std::uint64_t* bar) {
+__device__ __forceinline__ void load(void* dst_smem, const void* src_gmem, mbarrier::object* bar,
+                                     std::uint32_t bytes) {
   CUPROBE_DETAIL_BULK_SM90(T, "load");
   detail::check_size("load", bytes);
   detail::check_address("load", "destination", dst_smem, detail::space::shared, 16);
@@ -192,15 +196,15 @@ __device__ __forceinline__ void load(void* dst_smem, const void* src_gmem, std::
   detail::check_address("load", "barrier", bar, detail::space::shared, 8);
   mbarrier::detail::shadow_issued(bar, bytes);
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem, src_gmem,
-                           bytes, bar);
+                           bytes, &bar->word);
 }
 
 /// Global -> the shared memory of every CTA in `cta_mask` (bit r: cluster rank r), at the offset
 /// of dst_smem in each; each copy completes on the barrier at bar's offset in that CTA (sm_90a).
 template <class T = void>
 __device__ __forceinline__ void load_multicast(void* dst_smem, const void* src_gmem,
-                                               std::uint32_t bytes, std::uint64_t* bar,
-                                               std::uint16_t cta_mask) {
+                                               mbarrier::object* bar, std::uint16_t cta_mask,
+                                               std::uint32_t bytes) {
   CUPROBE_DETAIL_BULK_SM90(T, "load_multicast");
   CUPROBE_DETAIL_BULK_SM90A(T, "load_multicast");
   detail::check_size("load_multicast", bytes);
@@ -213,7 +217,7 @@ __device__ __forceinline__ void load_multicast(void* dst_smem, const void* src_g
     mbarrier::detail::shadow_issued(bar, bytes);
 #endif
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem, src_gmem,
-                           bytes, bar, cta_mask);
+                           bytes, &bar->word, cta_mask);
 }
 
 /// This CTA's shared memory -> global, completing through the bulk-group mechanism: follow with
@@ -233,14 +237,15 @@ __device__ __forceinline__ void store(void* dst_gmem, const void* src_smem, std:
 /// complete on its barrier, where that CTA announced them with expect_tx.
 template <class T = void>
 __device__ __forceinline__ void copy_to_cluster(void* dst_cluster, const void* src_smem,
-                                                std::uint32_t bytes, std::uint64_t* bar_cluster) {
+                                                mbarrier::object* bar_cluster,
+                                                std::uint32_t bytes) {
   CUPROBE_DETAIL_BULK_SM90(T, "copy_to_cluster");
   detail::check_size("copy_to_cluster", bytes);
   detail::check_address("copy_to_cluster", "destination", dst_cluster, detail::space::cluster, 16);
   detail::check_address("copy_to_cluster", "source", src_smem, detail::space::shared, 16);
   detail::check_address("copy_to_cluster", "barrier", bar_cluster, detail::space::cluster, 8);
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_shared, dst_cluster, src_smem,
-                           bytes, bar_cluster);
+                           bytes, &bar_cluster->word);
 }
 
 /// cp.async.bulk.commit_group: the bulk_group copies (store, tensor_store) this thread issued
@@ -290,7 +295,7 @@ __device__ __forceinline__ void prefetch_l2(const void* src_gmem, std::uint32_t 
 /// (128-byte aligned); the box's bytes complete on `bar`. 1 to 5 coordinates, innermost first.
 template <class... C>
 __device__ __forceinline__ void tensor_load(void* dst_smem, const CUtensorMap* map,
-                                            std::uint64_t* bar, C... c) {
+                                            mbarrier::object* bar, C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_load");
   CUPROBE_DETAIL_BULK_SM90(typename detail::dependent<C...>::type, "tensor_load");
   detail::check_address("tensor_load", "destination", dst_smem, detail::space::shared, 128);
@@ -300,7 +305,7 @@ __device__ __forceinline__ void tensor_load(void* dst_smem, const CUtensorMap* m
   if constexpr (detail::coords_ok<C...>) {
     const std::int32_t coords[sizeof...(C)] = {static_cast<std::int32_t>(c)...};
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem,
-                                    map, coords, bar);
+                                    map, coords, &bar->word);
   }
 }
 
@@ -308,7 +313,7 @@ __device__ __forceinline__ void tensor_load(void* dst_smem, const CUtensorMap* m
 /// bar's offset in each (sm_90a).
 template <class... C>
 __device__ __forceinline__ void tensor_load_multicast(void* dst_smem, const CUtensorMap* map,
-                                                      std::uint64_t* bar, std::uint16_t cta_mask,
+                                                      mbarrier::object* bar, std::uint16_t cta_mask,
                                                       C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_load_multicast");
   CUPROBE_DETAIL_BULK_SM90(typename detail::dependent<C...>::type, "tensor_load_multicast");
@@ -325,7 +330,7 @@ __device__ __forceinline__ void tensor_load_multicast(void* dst_smem, const CUte
   if constexpr (detail::coords_ok<C...>) {
     const std::int32_t coords[sizeof...(C)] = {static_cast<std::int32_t>(c)...};
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem,
-                                    map, coords, bar, cta_mask);
+                                    map, coords, &bar->word, cta_mask);
   }
 }
 

@@ -3,7 +3,7 @@
 //   namespace p = cuprobe::ptx;
 //   if (p::elect_one_sync()) {                       // one lane of the (full) warp
 //     cuprobe::ptx::mbarrier::arrive_expect_tx(&bar, bytes);
-//     cuprobe::ptx::bulk::load(buf, src, bytes, &bar);
+//     cuprobe::ptx::bulk::load(buf, src, &bar, bytes);
 //   }
 //   const p::elect_result e = p::elect_sync(0x0000ffffu);   // lanes 0..15 all call it
 //

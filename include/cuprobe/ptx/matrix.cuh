@@ -16,11 +16,11 @@
 // i (Count = 1: lanes 0..7; 2: lanes 0..15; the other lanes' addresses are ignored), each a
 // shared-memory address (32-bit, shared window) aligned to 16 bytes. .trans stores (loads)
 // matrix i transposed.
-// Choices: Count in {1, 2, 4} and Trans are template parameters (the instruction's
-// .x1/.x2/.x4 and .trans are immediates); the registers are a struct of Count words rather than
-// loose arguments so that one template covers every form. Debug builds (CUPROBE_PTX_CHECKS)
-// trap with a message on a row address that is not 16-byte aligned. stmatrix needs sm_90,
-// ldmatrix sm_75. SASS: STSM.16.M88.4 / LDSM.16.M88.4 (.MT88 with .trans)
+// Choices: Count in {1, 2, 4} and the order (matrix_order::as_is or ::transposed) are template
+// parameters (the instruction's .x1/.x2/.x4 and .trans are immediates); the registers are a
+// struct of Count words rather than loose arguments so that one template covers every form. Debug
+// builds (CUPROBE_PTX_CHECKS) trap with a message on a row address that is not 16-byte aligned.
+// stmatrix needs sm_90, ldmatrix sm_75. SASS: STSM.16.M88.4 / LDSM.16.M88.4 (.MT88 with .trans)
 // (tests/sass/hopper_pipeline.cu).
 #pragma once
 
@@ -55,14 +55,17 @@ __device__ __forceinline__ void check_matrix_row(std::uint32_t addr, const char*
 }
 }  // namespace detail
 
+/// How stmatrix / ldmatrix move each 8 x 8 matrix: as it is, or transposed (.trans).
+enum class matrix_order { as_is, transposed };
+
 /// stmatrix.sync.aligned.m8n8.x<Count>[.trans].shared.b16 [row_addr], {reg...}: warp-wide.
-template <int Count, bool Trans = false>
+template <int Count, matrix_order Order = matrix_order::as_is>
 __device__ __forceinline__ void stmatrix(std::uint32_t row_addr, const matrix_fragment<Count>& f) {
   using tag = std::integral_constant<int, Count>;
   CUPROBE_REQUIRE_SM(900, tag, "cuprobe::ptx::stmatrix needs sm_90 or newer");
   detail::check_matrix_row(row_addr, "stmatrix");
   if constexpr (Count == 1) {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(row_addr),
                    "r"(f.reg[0])
                    : "memory");
@@ -71,7 +74,7 @@ __device__ __forceinline__ void stmatrix(std::uint32_t row_addr, const matrix_fr
                    "r"(f.reg[0])
                    : "memory");
   } else if constexpr (Count == 2) {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(row_addr),
                    "r"(f.reg[0]), "r"(f.reg[1])
                    : "memory");
@@ -80,7 +83,7 @@ __device__ __forceinline__ void stmatrix(std::uint32_t row_addr, const matrix_fr
                    "r"(f.reg[0]), "r"(f.reg[1])
                    : "memory");
   } else {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile(
           "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(row_addr),
           "r"(f.reg[0]), "r"(f.reg[1]), "r"(f.reg[2]), "r"(f.reg[3])
@@ -94,14 +97,14 @@ __device__ __forceinline__ void stmatrix(std::uint32_t row_addr, const matrix_fr
 }
 
 /// ldmatrix.sync.aligned.m8n8.x<Count>[.trans].shared.b16: warp-wide; the same fragment layout.
-template <int Count, bool Trans = false>
+template <int Count, matrix_order Order = matrix_order::as_is>
 __device__ __forceinline__ matrix_fragment<Count> ldmatrix(std::uint32_t row_addr) {
   using tag = std::integral_constant<int, Count>;
   CUPROBE_REQUIRE_SM(750, tag, "cuprobe::ptx::ldmatrix needs sm_75 or newer");
   detail::check_matrix_row(row_addr, "ldmatrix");
   matrix_fragment<Count> f;
   if constexpr (Count == 1) {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];"
                    : "=r"(f.reg[0])
                    : "r"(row_addr)
@@ -112,7 +115,7 @@ __device__ __forceinline__ matrix_fragment<Count> ldmatrix(std::uint32_t row_add
                    : "r"(row_addr)
                    : "memory");
   } else if constexpr (Count == 2) {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
                    : "=r"(f.reg[0]), "=r"(f.reg[1])
                    : "r"(row_addr)
@@ -123,7 +126,7 @@ __device__ __forceinline__ matrix_fragment<Count> ldmatrix(std::uint32_t row_add
                    : "r"(row_addr)
                    : "memory");
   } else {
-    if constexpr (Trans)
+    if constexpr (Order == matrix_order::transposed)
       asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                    : "=r"(f.reg[0]), "=r"(f.reg[1]), "=r"(f.reg[2]), "=r"(f.reg[3])
                    : "r"(row_addr)

@@ -2,10 +2,10 @@
 // count the bytes of asynchronous copies), their phases, and a pipeline ring state.
 //
 //   namespace mb = cuprobe::ptx::mbarrier;  namespace bulk = cuprobe::ptx::bulk;
-//   __shared__ std::uint64_t bar;
+//   __shared__ mb::object bar;
 //   if (threadIdx.x == 0) { mb::init(&bar, 1); mb::fence_init(); }
 //   __syncthreads();
-//   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, bytes, &bar); }
+//   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, &bar, bytes); }
 //   mb::wait(&bar, 0);                    // phase 0 complete: the bytes are in buf
 //
 // An mbarrier is an opaque 8-byte object in shared memory. Each phase completes when its
@@ -72,6 +72,14 @@
 
 namespace cuprobe::ptx::mbarrier {
 
+/// An mbarrier object: the 8 bytes of shared memory the instructions act on, typed so that a
+/// barrier is never mixed up with data. Declare it in shared memory (`__shared__ object bar;`,
+/// an array of them, or a member of a shared struct) and pass its address; `word` is for the
+/// instructions and is never read or written directly (the PTX ISA leaves its layout opaque).
+struct alignas(8) object {
+  std::uint64_t word;
+};
+
 namespace detail {
 
 template <class Scope>
@@ -126,7 +134,7 @@ __device__ __forceinline__ void check_barrier(const void* bar, const char* what)
 
 /// Debug builds: records `bytes` issued by a bulk copy on `bar` in the tx shadow (the cuprobe
 /// bulk wrappers call it; a no-op in release builds).
-__device__ __forceinline__ void shadow_issued(const std::uint64_t* bar, std::uint32_t bytes) {
+__device__ __forceinline__ void shadow_issued(const object* bar, std::uint32_t bytes) {
 #if CUPROBE_MBARRIER_DEBUG
   if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->issued, 1ull * bytes);
 #else
@@ -135,7 +143,7 @@ __device__ __forceinline__ void shadow_issued(const std::uint64_t* bar, std::uin
 }
 
 /// Debug builds: records one tensor copy (its bytes are not known here) issued on `bar`.
-__device__ __forceinline__ void shadow_tensor_copy(const std::uint64_t* bar) {
+__device__ __forceinline__ void shadow_tensor_copy(const object* bar) {
 #if CUPROBE_MBARRIER_DEBUG
   if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->tensor_copies, 1ull);
 #else
@@ -148,7 +156,7 @@ __device__ __forceinline__ void shadow_tensor_copy(const std::uint64_t* bar) {
 /// mbarrier.init: the barrier starts phase 0 expecting `expected_arrivals` (1 .. 2^20 - 1)
 /// arrivals per phase, tx-count 0. One thread initialises; see fence_init().
 template <class T = void>
-__device__ __forceinline__ void init(std::uint64_t* bar, std::uint32_t expected_arrivals) {
+__device__ __forceinline__ void init(object* bar, std::uint32_t expected_arrivals) {
   CUPROBE_REQUIRE_SM(800, T, "cuprobe::ptx::mbarrier::init needs sm_80 or newer");
   detail::check_barrier(bar, "init");
 #if CUPROBE_PTX_CHECKS
@@ -160,7 +168,7 @@ __device__ __forceinline__ void init(std::uint64_t* bar, std::uint32_t expected_
     __trap();
   }
 #endif
-  cuda::ptx::mbarrier_init(bar, expected_arrivals);
+  cuda::ptx::mbarrier_init(&bar->word, expected_arrivals);
 #if CUPROBE_MBARRIER_DEBUG
   const std::uint32_t a = detail::smem_u32(bar);
   detail::shadow_entry* e = detail::shadow_table() + (a / 8) % detail::shadow_slots;
@@ -183,7 +191,7 @@ __device__ __forceinline__ void fence_init() {
 /// mbarrier.inval: the 8 bytes stop being a barrier (required before reusing the memory,
 /// including for another mbarrier.init).
 template <class T = void>
-__device__ __forceinline__ void inval(std::uint64_t* bar) {
+__device__ __forceinline__ void inval(object* bar) {
   CUPROBE_REQUIRE_SM(800, T, "cuprobe::ptx::mbarrier::inval needs sm_80 or newer");
   detail::check_barrier(bar, "inval");
 #if CUPROBE_MBARRIER_DEBUG
@@ -201,24 +209,24 @@ __device__ __forceinline__ void inval(std::uint64_t* bar) {
 /// (the phase before the arrival). scope::cluster releases to the whole cluster (a consumer in
 /// another CTA that waits with try_wait<scope::cluster>).
 template <class Scope = scope::cta>
-__device__ __forceinline__ std::uint64_t arrive(std::uint64_t* bar) {
+__device__ __forceinline__ std::uint64_t arrive(object* bar) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive");
   detail::check_barrier(bar, "arrive");
-  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared, bar);
+  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared,
+                                    &bar->word);
 }
 
 /// `count` arrivals at once (1 .. 2^20 - 1).
 template <class Scope = scope::cta>
-__device__ __forceinline__ std::uint64_t arrive(std::uint64_t* bar, std::uint32_t count) {
+__device__ __forceinline__ std::uint64_t arrive(object* bar, std::uint32_t count) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive(bar, count)");
   detail::check_barrier(bar, "arrive");
-  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared, bar,
-                                    count);
+  return cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, Scope{}, cuda::ptx::space_shared,
+                                    &bar->word, count);
 }
 
 namespace detail {
-__device__ __forceinline__ void announce(std::uint64_t* bar, std::uint32_t bytes,
-                                         const char* what) {
+__device__ __forceinline__ void announce(object* bar, std::uint32_t bytes, const char* what) {
 #if CUPROBE_PTX_CHECKS
   if (bytes >= (1u << 20)) {
     printf(
@@ -239,23 +247,22 @@ __device__ __forceinline__ void announce(std::uint64_t* bar, std::uint32_t bytes
 /// mbarrier.arrive.expect_tx.release.<Scope>: announces `tx_bytes` (< 2^20) for the current
 /// phase, then arrives once. With multicast, announce the bytes that land in THIS CTA.
 template <class Scope = scope::cta>
-__device__ __forceinline__ std::uint64_t arrive_expect_tx(std::uint64_t* bar,
-                                                          std::uint32_t tx_bytes) {
+__device__ __forceinline__ std::uint64_t arrive_expect_tx(object* bar, std::uint32_t tx_bytes) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "arrive_expect_tx");
   detail::check_barrier(bar, "arrive_expect_tx");
   detail::announce(bar, tx_bytes, "arrive_expect_tx");
   return cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, Scope{},
-                                              cuda::ptx::space_shared, bar, tx_bytes);
+                                              cuda::ptx::space_shared, &bar->word, tx_bytes);
 }
 
 /// mbarrier.expect_tx.relaxed.<Scope>: announces `tx_bytes` without arriving.
 template <class Scope = scope::cta>
-__device__ __forceinline__ void expect_tx(std::uint64_t* bar, std::uint32_t tx_bytes) {
+__device__ __forceinline__ void expect_tx(object* bar, std::uint32_t tx_bytes) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "expect_tx");
   detail::check_barrier(bar, "expect_tx");
   detail::announce(bar, tx_bytes, "expect_tx");
-  cuda::ptx::mbarrier_expect_tx(cuda::ptx::sem_relaxed, Scope{}, cuda::ptx::space_shared, bar,
-                                tx_bytes);
+  cuda::ptx::mbarrier_expect_tx(cuda::ptx::sem_relaxed, Scope{}, cuda::ptx::space_shared,
+                                &bar->word, tx_bytes);
 }
 
 /// One arrival on the barrier at the same shared offset as `bar` in the CTA of rank `rank`:
@@ -263,11 +270,11 @@ __device__ __forceinline__ void expect_tx(std::uint64_t* bar, std::uint32_t tx_b
 /// accesses (e.g. st.shared::cluster into that CTA) are released to the CTA's waiters, which
 /// must wait with try_wait<scope::cluster> / wait<scope::cluster> (acquire at cluster scope).
 template <class T = void>
-__device__ __forceinline__ void arrive_remote(std::uint64_t* bar, std::uint32_t rank) {
+__device__ __forceinline__ void arrive_remote(object* bar, std::uint32_t rank) {
   CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::mbarrier::arrive_remote needs sm_90 or newer");
   detail::check_barrier(bar, "arrive_remote");
   cuda::ptx::mbarrier_arrive(cuda::ptx::sem_release, cuda::ptx::scope_cluster,
-                             cuda::ptx::space_cluster, cluster::map(bar, rank));
+                             cuda::ptx::space_cluster, &cluster::map(bar, rank)->word);
 }
 
 /// The same arrival without ordering anything (mbarrier.arrive.relaxed.cluster.shared::cluster,
@@ -277,42 +284,43 @@ __device__ __forceinline__ void arrive_remote(std::uint64_t* bar, std::uint32_t 
 /// waits for this thread's outstanding memory operations; this form is one SYNCS.ARRIVE
 /// (tests/sass/hopper_pipeline.cu).
 template <class T = void>
-__device__ __forceinline__ void arrive_remote_relaxed(std::uint64_t* bar, std::uint32_t rank) {
+__device__ __forceinline__ void arrive_remote_relaxed(object* bar, std::uint32_t rank) {
   CUPROBE_REQUIRE_SM(900, T, "cuprobe::ptx::mbarrier::arrive_remote_relaxed needs sm_90 or newer");
   detail::check_barrier(bar, "arrive_remote_relaxed");
   cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster,
-                             cuda::ptx::space_cluster, cluster::map(bar, rank));
+                             cuda::ptx::space_cluster, &cluster::map(bar, rank)->word);
 }
 
 /// mbarrier.try_wait.parity.acquire.<Scope>: true once the phase of parity `parity` completed;
 /// the thread may be suspended inside for a system-dependent time before it returns false.
 template <class Scope = scope::cta>
-__device__ __forceinline__ bool try_wait(std::uint64_t* bar, std::uint32_t parity) {
+__device__ __forceinline__ bool try_wait(object* bar, std::uint32_t parity) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "try_wait");
-  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity);
+  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, &bar->word, parity);
 }
 
 /// try_wait with a suspend-time hint: the thread is suspended at most about `hint_ns` ns.
 template <class Scope = scope::cta>
-__device__ __forceinline__ bool try_wait(std::uint64_t* bar, std::uint32_t parity,
-                                         std::uint32_t hint_ns) {
+__device__ __forceinline__ bool try_wait(object* bar, std::uint32_t parity, std::uint32_t hint_ns) {
   CUPROBE_DETAIL_MBAR_SCOPE(Scope, "try_wait(bar, parity, hint_ns)");
-  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity, hint_ns);
+  return cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, Scope{}, &bar->word, parity,
+                                             hint_ns);
 }
 
 /// mbarrier.test_wait.parity: like try_wait but never suspends (a poll). Scope::cta works on
 /// sm_80 (the .acquire.cta default); scope::cluster needs sm_90.
 template <class Scope = scope::cta>
-__device__ __forceinline__ bool test_wait(std::uint64_t* bar, std::uint32_t parity) {
+__device__ __forceinline__ bool test_wait(object* bar, std::uint32_t parity) {
   static_assert(detail::is_barrier_scope_v<Scope>,
                 "cuprobe::ptx::mbarrier::test_wait: Scope must be scope::cta or scope::cluster");
   if constexpr (std::is_same_v<Scope, scope::cta>) {
     CUPROBE_REQUIRE_SM(800, Scope, "cuprobe::ptx::mbarrier::test_wait needs sm_80 or newer");
-    return cuda::ptx::mbarrier_test_wait_parity(bar, parity);
+    return cuda::ptx::mbarrier_test_wait_parity(&bar->word, parity);
   } else {
     CUPROBE_REQUIRE_SM(900, Scope,
                        "cuprobe::ptx::mbarrier::test_wait<scope::cluster> needs sm_90 or newer");
-    return cuda::ptx::mbarrier_test_wait_parity(cuda::ptx::sem_acquire, Scope{}, bar, parity);
+    return cuda::ptx::mbarrier_test_wait_parity(cuda::ptx::sem_acquire, Scope{}, &bar->word,
+                                                parity);
   }
 }
 
@@ -322,7 +330,7 @@ namespace detail {
 #if CUPROBE_MBARRIER_DEBUG
 /// Prints what is known of a barrier that did not complete in time (one line per warp).
 template <class T = void>
-__device__ __noinline__ void report_timeout(std::uint64_t* bar, std::uint32_t parity,
+__device__ __noinline__ void report_timeout(object* bar, std::uint32_t parity,
                                             unsigned long long waited_ns, unsigned tries) {
   const unsigned active = __activemask();
   if (cuda::ptx::get_sreg_laneid() != static_cast<unsigned>(__ffs(active) - 1)) return;
@@ -359,7 +367,7 @@ __device__ __noinline__ void report_timeout(std::uint64_t* bar, std::uint32_t pa
 /// (CUPROBE_MBARRIER_DEBUG) give up after CUPROBE_MBARRIER_TIMEOUT_NS ns: a sentence naming the
 /// barrier, the parity and the tx bytes (see the header comment), then __trap().
 template <class Scope = scope::cta>
-__device__ __forceinline__ void wait(std::uint64_t* bar, std::uint32_t parity) {
+__device__ __forceinline__ void wait(object* bar, std::uint32_t parity) {
   detail::check_barrier(bar, "wait");
 #if CUPROBE_MBARRIER_DEBUG
   if (try_wait<Scope>(bar, parity)) return;

@@ -5,7 +5,7 @@
 //   namespace wg = cuprobe::ptx::wgmma;
 //   wg::accumulator<wg::f32, 128> acc;                     // 64 x 128 tile, 64 floats per thread
 //   wg::fence_operand(acc); wg::fence();                   // wgmma.fence before the first MMA
-//   wg::mma_async<wg::bf16, wg::bf16>(acc, a.encode(), b.encode(), false);   // D = A*B (SS)
+//   wg::mma_async<wg::bf16, wg::bf16>(acc, a.encode(), b.encode(), wg::accumulate::overwrite);
 //   wg::commit_group(); wg::wait_group<0>(); wg::fence_operand(acc);   // now acc may be read
 //
 // What is here (docs/wgmma.md has the tables):
@@ -14,11 +14,12 @@
 //   fence_operand(x)       an empty asm volatile with "+f"/"+r" on every register of x, so the
 //                          compiler moves no accumulator use across the asynchronous MMA
 //                          (CUTLASS's warpgroup_fence_operand)
-//   mma_async<A, B, MajorA, MajorB, ScaleA, ScaleB>(acc, a, b_desc, scale_d)
-//                          a: a descriptor (SS) or an a_fragment<A> (RS); scale_d false:
-//                          D = A*B, true: D = A*B + D; Scale -1 negates (imm-scale);
+//   mma_async<A, B, MajorA, MajorB, ScaleA, ScaleB>(acc, a, b_desc, d)
+//                          a: a descriptor (SS) or an a_fragment<A> (RS); d (wgmma's scale-d):
+//                          accumulate::overwrite: D = A*B, accumulate::add: D = A*B + D
+//                          (accumulate_if(k > 0) in a K loop); Scale -1 negates (imm-scale);
 //                          major::mn is imm-trans = 1 (16-bit types only; RS A is K-major)
-//   mma_async_sp<A, B, Selector, ...>(acc, a, b_desc, metadata, scale_d)
+//   mma_async_sp<A, B, Selector, ...>(acc, a, b_desc, metadata, d)
 //                          2:4 (tf32 1:2) structured-sparse A
 //   accumulator<D, N>, a_fragment<A>             the register operands
 //   descriptor, canonical_layout, swizzle, major detail/wgmma_desc.cuh
@@ -211,27 +212,36 @@ __device__ __forceinline__ void fence_operand(a_fragment<A>& a) {
   detail::fence_registers(a.reg, std::make_index_sequence<4>{});
 }
 
-/// D = A * B (+ D when scale_d), A and B in shared memory (descriptors, SS form).
+/// What an MMA does with the accumulator (wgmma's scale-d operand): overwrite it, D = A * B (the
+/// first MMA of a tile), or add to it, D = A * B + D.
+enum class accumulate : std::uint32_t { overwrite = 0, add = 1 };
+
+/// accumulate::add when `add`, else accumulate::overwrite: `accumulate_if(k > 0)` in a K loop.
+__host__ __device__ constexpr accumulate accumulate_if(bool add) {
+  return add ? accumulate::add : accumulate::overwrite;
+}
+
+/// D = A * B (+ D with accumulate::add), A and B in shared memory (descriptors, SS form).
 template <class A, class B, major MajorA = major::k, major MajorB = major::k, int ScaleA = 1,
           int ScaleB = 1, class D, int N>
 __device__ __forceinline__ void mma_async(accumulator<D, N>& acc, std::uint64_t a_desc,
-                                          std::uint64_t b_desc, bool scale_d) {
+                                          std::uint64_t b_desc, accumulate d) {
   if constexpr (detail::check<D, N, A, B, MajorA, MajorB, ScaleA, ScaleB, false, false, 0>())
     detail::ops<N, D, A, B>::template ss<ScaleA, ScaleB, int(MajorA), int(MajorB)>(
-        acc.reg, a_desc, b_desc, scale_d ? 1u : 0u);
+        acc.reg, a_desc, b_desc, static_cast<std::uint32_t>(d));
 }
 
-/// D = A * B (+ D when scale_d), A in registers (RS form, K-major), B in shared memory.
+/// D = A * B (+ D with accumulate::add), A in registers (RS form, K-major), B in shared memory.
 template <class A, class B, major MajorA = major::k, major MajorB = major::k, int ScaleA = 1,
           int ScaleB = 1, class D, int N, class AF>
 __device__ __forceinline__ void mma_async(accumulator<D, N>& acc, const a_fragment<AF>& a,
-                                          std::uint64_t b_desc, bool scale_d) {
+                                          std::uint64_t b_desc, accumulate d) {
   static_assert(std::is_same_v<AF, A>,
                 "cuprobe::ptx::wgmma::mma_async: the a_fragment's element "
                 "type is not the A type of the call");
   if constexpr (detail::check<D, N, A, B, MajorA, MajorB, ScaleA, ScaleB, true, false, 0>())
-    detail::ops<N, D, A, B>::template rs<ScaleA, ScaleB, 0, int(MajorB)>(acc.reg, a.reg, b_desc,
-                                                                         scale_d ? 1u : 0u);
+    detail::ops<N, D, A, B>::template rs<ScaleA, ScaleB, 0, int(MajorB)>(
+        acc.reg, a.reg, b_desc, static_cast<std::uint32_t>(d));
 }
 
 /// Sparse A (SS): A holds 64 x K/2 stored elements, `metadata` this thread's metadata word
@@ -240,10 +250,10 @@ template <class A, class B, int Selector = 0, major MajorA = major::k, major Maj
           int ScaleA = 1, int ScaleB = 1, class D, int N>
 __device__ __forceinline__ void mma_async_sp(accumulator<D, N>& acc, std::uint64_t a_desc,
                                              std::uint64_t b_desc, std::uint32_t metadata,
-                                             bool scale_d) {
+                                             accumulate d) {
   if constexpr (detail::check<D, N, A, B, MajorA, MajorB, ScaleA, ScaleB, false, true, Selector>())
     detail::ops<N, D, A, B>::template sp_ss<ScaleA, ScaleB, int(MajorA), int(MajorB), Selector>(
-        acc.reg, a_desc, b_desc, metadata, scale_d ? 1u : 0u);
+        acc.reg, a_desc, b_desc, metadata, static_cast<std::uint32_t>(d));
 }
 
 /// Sparse A in registers (RS): the fragment holds the compressed 64 x K/2 tile.
@@ -251,13 +261,13 @@ template <class A, class B, int Selector = 0, major MajorA = major::k, major Maj
           int ScaleA = 1, int ScaleB = 1, class D, int N, class AF>
 __device__ __forceinline__ void mma_async_sp(accumulator<D, N>& acc, const a_fragment<AF>& a,
                                              std::uint64_t b_desc, std::uint32_t metadata,
-                                             bool scale_d) {
+                                             accumulate d) {
   static_assert(std::is_same_v<AF, A>,
                 "cuprobe::ptx::wgmma::mma_async_sp: the a_fragment's "
                 "element type is not the A type of the call");
   if constexpr (detail::check<D, N, A, B, MajorA, MajorB, ScaleA, ScaleB, true, true, Selector>())
     detail::ops<N, D, A, B>::template sp_rs<ScaleA, ScaleB, 0, int(MajorB), Selector>(
-        acc.reg, a.reg, b_desc, metadata, scale_d ? 1u : 0u);
+        acc.reg, a.reg, b_desc, metadata, static_cast<std::uint32_t>(d));
 }
 
 }  // namespace cuprobe::ptx::wgmma

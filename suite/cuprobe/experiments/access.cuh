@@ -273,7 +273,8 @@ namespace detail {
 /// One point: `regions` regions of `p` on the arrays, measured and validated.
 inline access_point access_measure(const device_info& dev, access_arrays& arr,
                                    const model::access_pattern& p, access_op op, access_level level,
-                                   std::uint64_t regions, bool dram, const access_run_options& o) {
+                                   std::uint64_t regions, data_source dram,
+                                   const access_run_options& o) {
   const bool copy = op == access_op::copy;
   access_point pt;
   pt.pattern = p;
@@ -425,8 +426,9 @@ access_result access_patterns(const device_info& dev, const access_options& opt,
       for (const auto& p : ordered) {
         progress(model::label(p) + " " + to_string(op) + " " + to_string(level));
         const std::uint64_t regions = detail::access_regions_for(p, touched, arr.bytes);
-        auto pt =
-            detail::access_measure(dev, arr, p, op, level, regions, level == access_level::dram, o);
+        auto pt = detail::access_measure(
+            dev, arr, p, op, level, regions,
+            level == access_level::dram ? data_source::dram : data_source::any, o);
         if (p.shape == model::access_shape::strided && p.offset == 0 && p.stride == 1)
           base = pt.useful_bytes_per_s;
         else if (base)
@@ -534,7 +536,8 @@ std::vector<access_point> copy_curve(const device_info& dev, const copy_curve_op
       last = regions;
       progress("copy w" + std::to_string(w) + " " + fmt_bytes(2 * region * double(regions)));
       out.push_back(detail::access_measure(dev, arr, p, access_op::copy, access_level::sweep,
-                                           regions, is_dram, o.run));
+                                           regions, is_dram ? data_source::dram : data_source::any,
+                                           o.run));
     };
     for (int i = 0;; ++i) {
       const double ws = o.min_bytes * std::exp2(double(i) / o.points_per_octave);

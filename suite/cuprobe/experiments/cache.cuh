@@ -177,7 +177,7 @@ stream_result cache_bw_measure(const device_info& dev, std::size_t bytes, bool r
         gen::cache_bw_kernel<P, float4, LdOp, StOp, U><<<grid, unsigned(o.threads), 0, s>>>(a);
         CUPROBE_CHECK_LAUNCH("cuprobe::gen::cache_bw_kernel");
       },
-      work::bytes_moved(rd, wr, rule, false, w.working_set_bytes()), o.run);
+      work::bytes_moved(rd, wr, rule, cuprobe::data_source::any, w.working_set_bytes()), o.run);
   r.check = gen::check_cache_bw(w, a, grid, unsigned(o.threads), U);
   r.m.with_launch(shape)
       .with_kernel(kernel_attributes::of(gen::cache_bw_kernel<P, float4, LdOp, StOp, U>, o.threads))
@@ -278,7 +278,7 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
         "cache.write", kernel, shape, a, "launch of cuprobe::gen::l2_bulk_write_kernel",
         work::bytes_moved(0, double(array) * double(passes),
                           "write: every byte stored from shared memory by cp.async.bulk, per pass",
-                          false, double(array)),
+                          cuprobe::data_source::any, double(array)),
         o.run, launches);
     CUPROBE_CHECK(cudaDeviceSynchronize());
     const unsigned long long wrong = gen::tma_store_mismatches(

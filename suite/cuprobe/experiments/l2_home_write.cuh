@@ -312,7 +312,7 @@ stream_result l2_write_home_measure(const device_info& dev, l2_homes& h, l2_writ
       work::bytes_moved(0, array * passes,
                         std::string("write: every line once per pass, each SM its plan's lines (") +
                             to_string(mode) + ")",
-                        false, array),
+                        data_source::any, array),
       run, launches);
   CUPROBE_CHECK(cudaDeviceSynchronize());
   // The array as 32-bit words (the ring's memory is 64-bit words, little-endian).

@@ -64,7 +64,7 @@ inline std::string stream_config(gen::stream_grid grid, const launch_shape& shap
 /// samples and warm-up; its mode and iterations are set from `mode` and `passes`.
 inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_workload& w,
                                       const launch_shape& shape, loop_mode mode,
-                                      std::uint32_t passes, run_options o, bool dram,
+                                      std::uint32_t passes, run_options o, data_source dram,
                                       gen::stream_layout layout = gen::stream_layout::partitioned) {
   require(k.pattern == w.pattern() && k.element_bytes == w.element_bytes(),
           "stream_bandwidth: kernel '" + k.name() + "' does not match the workload (" +
@@ -114,7 +114,7 @@ inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_w
 /// cudaMemcpyAsync device to device of `bytes` from src to dst, measured like the copy kernels
 /// (read + written). Give it a copy workload's arrays to compare on the very same memory.
 inline measurement memcpy_bandwidth(void* dst, const void* src, std::size_t bytes, run_options o,
-                                    bool dram = true) {
+                                    data_source dram = data_source::dram) {
   auto m = measure(
       "memcpy.d2d",
       [&](cudaStream_t s) {
@@ -129,7 +129,8 @@ inline measurement memcpy_bandwidth(void* dst, const void* src, std::size_t byte
 
 /// cudaMemsetAsync of `bytes` at dst: the driver's own write kernel, the peer of the write
 /// pattern. Give it a write workload's output to compare on the very same memory.
-inline measurement memset_bandwidth(void* dst, std::size_t bytes, run_options o, bool dram = true) {
+inline measurement memset_bandwidth(void* dst, std::size_t bytes, run_options o,
+                                    data_source dram = data_source::dram) {
   unsigned char v = 0;
   auto m = measure(
       "memset", [&](cudaStream_t s) { CUPROBE_CHECK(cudaMemsetAsync(dst, ++v, bytes, s)); },
@@ -244,7 +245,7 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
       w.fill_inputs(1);
       const auto point = [&](const gen::stream_kernel& k, const launch_shape& shape) {
         progress(k.name() + " " + stream_config(k.grid, shape, dev.sm_count));
-        auto r = stream_bandwidth(k, w, shape, k.mode, o.passes, o.run, /*dram=*/true);
+        auto r = stream_bandwidth(k, w, shape, k.mode, o.passes, o.run, data_source::dram);
         r.check.require();
         const std::string name = k.name();
         r.m.with_param("case", name);

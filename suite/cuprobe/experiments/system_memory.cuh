@@ -396,7 +396,7 @@ std::vector<placed_point> system_chases(const device_info& dev, const system_cha
   std::vector<placed_point> out;
   for (std::size_t bytes : system_chase_sizes(dev, o))
     for (auto pl : o.placements) {
-      gen::chase_ring ring(bytes, 128, 1, 1, false, pl);
+      gen::chase_ring ring(bytes, 128, 1, 1, gen::chase_fill::links_only, pl);
       const std::vector<std::uint32_t> next = gen::chase_successors(ring.nodes(), 1, 1);
       for (const auto& op : o.ops) {
         progress("chase " + op + " in " + gen::to_string(pl) + " memory, " +

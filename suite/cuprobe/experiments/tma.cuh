@@ -103,7 +103,7 @@ inline unsigned log2_of(std::size_t v) {
 template <class T = void>
 tma_latency_level tma_latency_at(std::size_t bytes, const tma_latency_options& o,
                                  const std::string& level) {
-  const gen::chase_ring ring(bytes, o.stride, 1, 1, /*zero_fill=*/true);  // 16-byte copies
+  const gen::chase_ring ring(bytes, o.stride, 1, 1, gen::chase_fill::zeroed);  // 16-byte copies
   const auto map = chase_tensor_map(ring);
   chase_latency_options co;
   co.run = o.run;
@@ -334,7 +334,7 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
       work::bytes_moved(store ? 0 : double(bytes), store ? double(bytes) : 0,
                         std::string(store ? "bytes stored" : "bytes loaded") +
                             " from shared memory per pass (one pass per launch)",
-                        /*dram=*/true, double(bytes)),
+                        data_source::dram, double(bytes)),
       ro);
   CUPROBE_CHECK(cudaDeviceSynchronize());
   bool valid = false;

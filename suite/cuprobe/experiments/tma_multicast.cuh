@@ -189,7 +189,7 @@ std::optional<measurement> tma_multicast_at(const device_info& dev,
       work::bytes_moved(double(bytes), 0,
                         "array bytes read from global memory per pass, each by one cluster "
                         "(shared memory receives cluster size x these; one pass per launch)",
-                        /*dram=*/true, double(bytes)),
+                        cuprobe::data_source::dram, double(bytes)),
       ro);
   CUPROBE_CHECK(cudaDeviceSynchronize());
   const std::uint32_t want = static_cast<std::uint32_t>(launches) * gen::tma_iota_sum(bytes / 4);

@@ -143,7 +143,7 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
   // "full" and "consumed" are the ring (pipeline/ring.cuh, its empty barriers counting this
   // CTA's readers); "relayed" collects the Cluster relays of a stage when peers share it.
   __shared__ cuprobe::pipeline::mbarrier_ring<Stages> ring;
-  __shared__ std::uint64_t relayed[relay ? Stages : 1];
+  __shared__ cuprobe::ptx::mbarrier::object relayed[relay ? Stages : 1];
   unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const unsigned consumers = blockDim.x > 64 ? blockDim.x - 64 : 0u;
@@ -178,13 +178,13 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
       for (std::uint32_t pass = 0; pass < a.passes; ++pass)
         for (std::uint64_t c = cluster_id; c < a.chunks; c += clusters) {
           wait_free(ps);
-          std::uint64_t* full = ring.fill(ps, a.chunk_bytes);  // the whole chunk lands here
+          auto* full = ring.fill(ps, a.chunk_bytes);  // the whole chunk lands here
           unsigned char* dst = buf + std::size_t(ps.stage) * a.chunk_bytes;
           const unsigned char* from = src + c * a.chunk_bytes;
           if constexpr (Multicast)
-            ptx::bulk::load_multicast(dst + rank * slice, from + rank * slice, slice, full, all);
+            ptx::bulk::load_multicast(dst + rank * slice, from + rank * slice, full, all, slice);
           else
-            ptx::bulk::load(dst, from, a.chunk_bytes, full);
+            ptx::bulk::load(dst, from, full, a.chunk_bytes);
           ++ps;
         }
       // Producer tail: the last release of every stage, peers' relays included, has landed.

@@ -238,13 +238,13 @@ __device__ __forceinline__ void wgmma_bench_body(const wgmma_bench_args& p) {
         wg::fence();
       }
       if constexpr (!C::sparse && !C::rs)
-        wg::mma_async<A, B>(acc, da[s], db[s], true);
+        wg::mma_async<A, B>(acc, da[s], db[s], wg::accumulate::add);
       else if constexpr (!C::sparse)
-        wg::mma_async<A, B>(acc, f[s], db[s], true);
+        wg::mma_async<A, B>(acc, f[s], db[s], wg::accumulate::add);
       else if constexpr (!C::rs)
-        wg::mma_async_sp<A, B>(acc, da[s], db[s], meta[s], true);
+        wg::mma_async_sp<A, B>(acc, da[s], db[s], meta[s], wg::accumulate::add);
       else
-        wg::mma_async_sp<A, B>(acc, f[s], db[s], meta[s], true);
+        wg::mma_async_sp<A, B>(acc, f[s], db[s], meta[s], wg::accumulate::add);
       if (u % G == G - 1) {
         wg::commit_group();
         if constexpr (C::depth != wgmma_no_wait) wg::wait_group<(C::depth < 0 ? 0 : C::depth)>();
