@@ -19,6 +19,7 @@
 #include "cuprobe/core/file.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/core/host_buffer.cuh"
+#include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/core/stats.cuh"

@@ -114,3 +114,14 @@ TEST_CASE("device_info formats UUIDs and versions as nvidia-smi does") {
   d.memory_bus_width_bits = 6144;
   CHECK(d.nominal_dram_bytes_per_s() == doctest::Approx(2 * 3.201e9 * 768));
 }
+
+TEST_CASE("monotonic_s never goes back and sleep_s sleeps at least as long as asked") {
+  const double t0 = cuprobe::monotonic_s();
+  cuprobe::sleep_s(0.02);
+  const double t1 = cuprobe::monotonic_s();
+  CHECK(t1 - t0 >= 0.02);
+  CHECK(t1 - t0 < 5.0);  // a loaded machine may oversleep, never by seconds
+  cuprobe::sleep_s(0);   // nothing, at once
+  cuprobe::sleep_s(-1);
+  CHECK(cuprobe::monotonic_s() >= t1);
+}

@@ -27,7 +27,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <ostream>
 #include <string>
 
 #include "cuprobe/core/error.cuh"
@@ -167,6 +166,11 @@ inline tensor_map make_tensor_map(const tensor_map_spec& spec,
 inline std::string describe(const tensor_map& t) {
   return "CUtensorMap, 128 B, encoded by cuTensorMapEncodeTiled from this " + describe(t.spec());
 }
-inline std::ostream& operator<<(std::ostream& os, const tensor_map& t) { return os << describe(t); }
+/// Streams describe(t) (a template on the stream: <ostream> is the caller's include).
+template <class OStream>
+OStream& operator<<(OStream& os, const tensor_map& t) {
+  os << describe(t);
+  return os;
+}
 
 }  // namespace cuprobe::hopper

@@ -34,7 +34,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -42,7 +41,6 @@
 #include <numeric>
 #include <optional>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +48,7 @@
 #include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/host_time.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/launch_overhead.cuh"
@@ -131,7 +130,7 @@ struct runner_device {
 inline void rest_before_sample(cudaStream_t s, double ms) {
   if (ms <= 0) return;
   CUPROBE_CHECK(cudaStreamSynchronize(s));
-  std::this_thread::sleep_for(std::chrono::microseconds(static_cast<std::int64_t>(ms * 1e3)));
+  sleep_s(ms * 1e-3);
   empty_launch_kernel<<<1, 1, 0, s>>>();  // launch_overhead.cuh's
   CUPROBE_CHECK_LAUNCH("the launch that ends a rest");
 }
@@ -218,7 +217,6 @@ class graph_set {
 template <class Warm, class Take>
 measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, work declared,
                          run_options opt, cudaStream_t s, Warm&& warm, Take&& take) {
-  using clock = std::chrono::steady_clock;
   measurement m;
   m.name = std::move(name);
   m.declared = std::move(declared);
@@ -226,7 +224,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   m.options = opt;
   m.options.stream = nullptr;  // not meaningful once the call returns
   nvtx_range range(m.name, opt.nvtx);
-  const auto t_begin = clock::now();
+  const double t_begin = monotonic_s();
   m.env.before = rd.probe.sample();
   const double per = static_cast<double>(opt.iterations);
   double accumulated = 0;
@@ -260,7 +258,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
         if (auto c = rd.probe.sm_clock_mhz()) m.env.sm_clock_mhz.push_back(*c);
         m.env.throttle_reasons_seen |= rd.probe.throttle_bits();
       }
-      const double wall = std::chrono::duration<double>(clock::now() - t_begin).count();
+      const double wall = monotonic_s() - t_begin;
       const auto v = opt.stop.decide(m.samples, accumulated, wall);
       if (v != stopping_rule::verdict::more) {
         m.stop_verdict = to_string(v);
@@ -270,7 +268,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   }
   in_phase(m.name, "the final synchronisation", [&] { CUPROBE_CHECK(cudaStreamSynchronize(s)); });
   m.env.after = rd.probe.sample();
-  m.wall_s = std::chrono::duration<double>(clock::now() - t_begin).count();
+  m.wall_s = monotonic_s() - t_begin;
   return m;
 }
 
@@ -422,10 +420,10 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
       (void)detail::invoke_sampler(sampler, launch_context{s, 0, i % opt.rotations, true});
   };
   auto take = [&](std::size_t k, double& accumulated) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = monotonic_s();
     const double v =
         detail::invoke_sampler(sampler, launch_context{s, k, k % opt.rotations, false});
-    accumulated += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    accumulated += monotonic_s() - t0;
     require(std::isfinite(v), "the sampler returned " + std::to_string(v) + ", not a number");
     return v;
   };

@@ -20,16 +20,15 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
@@ -185,7 +184,7 @@ inline void measure_effective_clock(timer_characterisation& c, double window_ms 
                                                     static_cast<std::uint64_t>(window_ms * 1e6));
   CUPROBE_CHECK_LAUNCH("cuprobe clock_window_kernel");
   // Read NVML while the kernel spins.
-  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(window_ms / 2));
+  sleep_s(window_ms / 2 * 1e-3);
   const auto s = probe.sample();
   CUPROBE_CHECK(cudaDeviceSynchronize());
   std::vector<double> mhz;

@@ -19,7 +19,6 @@
 #include "cuprobe/core/file.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/measure/runner.cuh"
-#include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"
 #include "cuprobe/report/meta.cuh"
 #include "cuprobe/report/table.cuh"
@@ -182,8 +181,10 @@ class results {
   }
   void write_json(const std::string& path) const { write_text(path, to_json().dump(1) + "\n"); }
   void write_csv(const std::string& path) const { write_text(path, measurements_csv(list_)); }
-  /// Writes what the command line asked for (--json, --csv).
-  void write(const cli& c) const {
+  /// Writes what the command line asked for (--json, --csv): `c` is report/cli.cuh's `cli`, or
+  /// any type with `json_path` and `csv_path` (a template, so that this header needs no parser).
+  template <class Cli>
+  void write(const Cli& c) const {
     if (!c.json_path.empty()) write_json(c.json_path);
     if (!c.csv_path.empty()) write_csv(c.csv_path);
   }

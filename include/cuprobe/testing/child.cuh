@@ -21,12 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/host_time.cuh"
 
 extern char** environ;
 
@@ -69,19 +69,17 @@ inline child_result run_self_child(const std::string& variable, const std::strin
   close(fds[1]);
   if (rc != 0) close(fds[0]);
   require(rc == 0, std::string("run_self_child: posix_spawn failed: ") + std::strerror(rc));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
+  const double deadline = monotonic_s() + double(limit_s);
   char chunk[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
+    const double left = 1e3 * (deadline - monotonic_s());  // ms
     if (left <= 0) {
       r.timed_out = true;
       kill(pid, SIGKILL);
       break;
     }
     pollfd pf{fds[0], POLLIN, 0};
-    const int ready = poll(&pf, 1, static_cast<int>(left < 1000 ? left : 1000));
+    const int ready = poll(&pf, 1, left < 1000 ? static_cast<int>(left) + 1 : 1000);
     if (ready > 0) {
       const ssize_t got = read(fds[0], chunk, sizeof chunk);
       if (got <= 0) break;  // EOF: the child closed its output (exited)

@@ -33,9 +33,6 @@
 #pragma once
 
 #include <cuda.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -43,7 +40,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <initializer_list>
-#include <ostream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -51,6 +47,13 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/hopper/smem.cuh"
+
+// The 16- and 8-bit float types, declared only (the element-type trait below compares them; a
+// program that has such data includes cuda_fp16.h, cuda_bf16.h or cuda_fp8.h itself).
+struct __half;
+struct __nv_bfloat16;
+struct __nv_fp8_e4m3;
+struct __nv_fp8_e5m2;
 
 namespace cuprobe::hopper {
 
@@ -515,8 +518,11 @@ inline std::string describe(const tensor_map_spec& s) {
                             " B");
   return r;
 }
-inline std::ostream& operator<<(std::ostream& os, const tensor_map_spec& s) {
-  return os << describe(s);
+/// Streams describe(s) (a template on the stream, so that <ostream> is the caller's include).
+template <class OStream>
+OStream& operator<<(OStream& os, const tensor_map_spec& s) {
+  os << describe(s);
+  return os;
 }
 
 }  // namespace cuprobe::hopper

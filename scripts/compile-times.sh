@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# compile-times: how long an empty main() takes to compile for sm_90a with each narrow header,
+# with the umbrella, and with only cuda_runtime.h (the floor), on this machine.
+#
+#   bash scripts/compile-times.sh [runs]      (default 5 runs each, interleaved)
+#
+# Each program is `#include <header>` and `int main() {}`, compiled by
+# `nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a -c` into /dev/null. The runs of all
+# headers are interleaved (round by round), so a change in the machine's speed during the
+# sitting reaches every header alike. Prints one Markdown table: the median and the minimum
+# of the wall times, the median less the floor's, and the peak memory (max RSS of nvcc's
+# children, from GNU time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-5}"
+inc="$PWD/include"
+work="$(mktemp -d /tmp/cuprobe-compile-times.XXXX)"
+trap 'rm -rf "$work"' EXIT
+headers=(cuda_runtime.h cuprobe/memory.cuh cuprobe/compute.cuh cuprobe/hopper.cuh cuprobe/wgmma.cuh
+         cuprobe/measure.cuh cuprobe/cuprobe.cuh)
+for i in "${!headers[@]}"; do
+  printf '#include <%s>\nint main() {}\n' "${headers[$i]}" > "$work/h$i.cu"
+done
+for r in $(seq "$runs"); do
+  for i in "${!headers[@]}"; do
+    /usr/bin/time -f "%e %M" -o "$work/t" nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a \
+      -I"$inc" -c "$work/h$i.cu" -o /dev/null
+    echo "$i $(cat "$work/t")" >> "$work/all"
+  done
+done
+NVCC_VERSION="$(nvcc --version | tail -2 | head -1)" python3 - "$work/all" "${headers[@]}" <<'EOF'
+import os, statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+names = sys.argv[2:]
+t = {i: [float(r[1]) for r in rows if int(r[0]) == i] for i in range(len(names))}
+m = {i: [int(r[2]) for r in rows if int(r[0]) == i] for i in range(len(names))}
+floor = statistics.median(t[0])
+print(f"| header | median | min | median - floor | peak memory |")
+print(f"| --- | --- | --- | --- | --- |")
+for i, n in enumerate(names):
+    print(f"| `{n}` | {statistics.median(t[i]):.2f} s | {min(t[i]):.2f} s | "
+          f"{statistics.median(t[i]) - floor:.2f} s | {max(m[i]) / 1024:.0f} MB |")
+print(f"\n{len(t[0])} runs each, interleaved, on {os.cpu_count()} cores; {os.environ['NVCC_VERSION']}")
+EOF
