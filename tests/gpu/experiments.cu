@@ -208,9 +208,10 @@ CUPROBE_GPU_TEST_CASE("l1_bandwidth and l2_partitions: within the limits, far sl
     CUPROBE_TIMING_CHECK(q.far.stats.median > q.near.stats.median * 1.1);
     split += q.far_fraction > 0.1;
   }
-  // Not every SM: SM 0 has seen 3 % of the ring far in some runs and 49 % in others (the H200,
-  // 2026-12-01; docs/memory-latency.md), while SM 131 saw about half in every run.
-  CUPROBE_TIMING_CHECK(split >= 1);
+  // The far share a load chase sees is not a property of the SM: 0.02 to 0.49 on the same SM
+  // across H200 runs, on both SMs at once too (docs/memory-latency.md). Reported, not asserted;
+  // the far cluster being slower (above) is what the method relies on.
+  MESSAGE(split << " of 2 SMs saw more than 10 % of the mixed ring far");
   REQUIRE(p.bandwidth.size() == 2);
   MESSAGE("read near " << p.near_bytes_per_s / 1e12 << " TB/s, mixed " << p.mixed_bytes_per_s / 1e12
                        << ", far (model) " << p.far_bytes_per_s.value_or(0) / 1e12);

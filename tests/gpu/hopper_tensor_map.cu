@@ -6,6 +6,7 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
+#include <cuda_fp16.h>
 #include <cuprobe/hopper/tensor_map.cuh>
 
 #include <cstdint>

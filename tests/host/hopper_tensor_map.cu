@@ -16,6 +16,7 @@ int main() {
 #include <doctest/doctest.h>
 
 #include <cuprobe/core/device_info.cuh>
+#include <cuda_fp16.h>
 #include <cuprobe/hopper/tensor_map.cuh>
 
 #include <cstdint>
