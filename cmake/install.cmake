@@ -22,4 +22,7 @@ install(FILES
   cmake/cuprobeArchCheck.cmake
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
-install(PROGRAMS tools/plot.py tools/validate_results.py DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")
+# The Python tools, side by side: plot.py, compare.py and merge_summaries.py import
+# validate_results.py from their own folder.
+install(PROGRAMS tools/plot.py tools/validate_results.py tools/compare.py tools/merge_summaries.py
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")

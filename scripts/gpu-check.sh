@@ -100,6 +100,15 @@ if [ "$mode" != sanitize ]; then
     cat "$res/$e.txt" >> "$log"
     pack
   done
+  # One headline file: device_report's summary.json and every example's --summary file merged
+  # into summary.json (tools/merge_summaries.py), through a temporary file.
+  if [ -f "$res/summary.json" ]; then
+    ins=(summary.json); for f in "$res"/*summary*.json; do [ "${f##*/}" = summary.json ] || ins+=("${f##*/}"); done
+    if (cd "$res" && python3 "$root/tools/merge_summaries.py" merged.json.tmp "${ins[@]}") >> "$log" 2>&1 &&
+       mv "$res/merged.json.tmp" "$res/summary.json"; then say "merge_summaries: ${ins[*]}"
+    else rm -f "$res/merged.json.tmp"; say "merge_summaries: FAILED (see log); summary.json is device_report's"; fi
+    pack
+  fi
 fi
 
 # The cache story of the DRAM kernels from the hardware counters (full mode only).

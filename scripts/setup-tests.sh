@@ -5,12 +5,14 @@
 #   bash scripts/setup-tests.sh && bash scripts/run-tests.sh cpu
 #
 # What it installs, and only when missing:
-#   doctest-dev, ninja-build, clang-format   Debian packages (apt-get; sudo when not root)
+#   doctest-dev, ninja-build, clang-format,  Debian packages (apt-get; sudo when not root)
+#   doxygen
 #   cuobjdump, nvdisasm                      NVIDIA's PyPI wheels, into
 #                                            ~/.cache/cuprobe-ci/wheels (the SASS tier finds them
 #                                            there by itself) when the toolkit has none
-#   matplotlib                               PyPI, into ~/.cache/cuprobe-ci/python (the plot
-#                                            test finds it there by itself) when python3 lacks it
+#   matplotlib, scipy                        PyPI, into ~/.cache/cuprobe-ci/python (the plot
+#                                            and compare tests find them there by themselves)
+#                                            when python3 lacks them
 set -euo pipefail
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_install() {
@@ -25,6 +27,7 @@ if [ ! -f /usr/include/doctest/doctest.h ] && [ ! -f /usr/local/include/doctest/
 fi
 command -v ninja >/dev/null || { echo "setup-tests: installing ninja-build"; apt_install ninja-build; }
 command -v clang-format >/dev/null || { echo "setup-tests: installing clang-format"; apt_install clang-format; }
+command -v doxygen >/dev/null || { echo "setup-tests: installing doxygen"; apt_install doxygen; }
 
 nvcc_bin="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 cuda_bin="$(dirname "$nvcc_bin")"
@@ -38,6 +41,11 @@ fi
 if ! python3 -c "import matplotlib" 2>/dev/null && ! [ -d "$cache/python/matplotlib" ]; then
   echo "setup-tests: installing matplotlib from PyPI"
   python3 -m pip install -q --upgrade --disable-pip-version-check --target "$cache/python" matplotlib 2>&1 |
+    grep -v "Running pip as the 'root' user" || true
+fi
+if ! python3 -c "import scipy" 2>/dev/null && ! [ -d "$cache/python/scipy" ]; then
+  echo "setup-tests: installing scipy from PyPI"
+  python3 -m pip install -q --upgrade --disable-pip-version-check --target "$cache/python" scipy 2>&1 |
     grep -v "Running pip as the 'root' user" || true
 fi
 echo "setup-tests: nvcc $("$nvcc_bin" --version | tail -1); clang-format $(clang-format --version | sed 's/.*version //')"

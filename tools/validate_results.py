@@ -56,7 +56,12 @@ DEVICE = {
     "runtime_version?": "str", "driver_version?": "str",
 }
 WORK = {"accounting": "str", "bytes_read?": "num", "bytes_written?": "num", "flops?": "num",
-        "ops?": "num", "dram_working_set?": "bool", "working_set_bytes?": "num", "op_kind?": "str"}
+        "ops?": "num", "dram_working_set?": "bool", "working_set_bytes?": "num", "op_kind?": "str",
+        "data_source?": "str", "tensor_type?": "str"}
+# The rate placed against this card's ceiling (include/cuprobe/measure/ceilings.cuh); null: none.
+CEILING = {"key": "str", "what": "str", "rate_per_s": "num", "ceiling_per_s": "pos",
+           "fraction": "num", "source": ("card", "reference", "nominal"), "source_text": "str",
+           "stale?": "str"}
 PERCENTILES = {f"{p}?": "num" for p in ("p05", "p10", "p25", "p75", "p90", "p95", "p99")}
 SUMMARY_V1 = {"count": "int", "min": "num", "median": "num", "mean": "num", "max": "num",
               "stdev": "num", "rel_stdev": "num", **PERCENTILES}
@@ -70,7 +75,7 @@ BENCH_COMMON = {
     "environment": {"before": "obj", "after": "obj", "sm_clock_mhz_during?": "list",
                     "min_sm_clock_mhz?": "num", "throttle_reasons_seen?": "list"},
     "flags": [{"code": "str", "message?": "str"}], "stop?": "str", "wall_s?": "num",
-    "launch_floor_s?": "num",
+    "launch_floor_s?": "num", "ceiling?": CEILING,
 }
 BENCH_V1 = {**BENCH_COMMON, "samples_s": ["pos"], "summary": SUMMARY_V1}
 BENCH_V2 = {**BENCH_COMMON, "unit": tuple(SAMPLE_UNITS), "samples": "list", "summary": SUMMARY_V2}
@@ -79,11 +84,20 @@ RESULTS_COMMON = {"schema": "str", "meta": META, "device": DEVICE, "extra": "obj
 RULES = {  # schema name -> rules of the whole document
     "cuprobe.results/1": {**RESULTS_COMMON, "benchmarks": [BENCH_V1]},
     "cuprobe.results/2": {**RESULTS_COMMON, "benchmarks": [BENCH_V2]},
+    # sources and clocks: written by tools/merge_summaries.py only.
     "cuprobe.summary/1": {"schema": "str", "device": DEVICE, "commit": "str", "command": "str",
-                          "date": "str", "metrics": "obj"},
+                          "date": "str", "metrics": "obj", "sources?": "obj", "clocks?": "obj",
+                          "paths?": "obj"},
+    # A card's ceilings record, written by device_report into the per-user cache.
+    "cuprobe.ceilings/1": {"schema": "str", "device": {"name": "str", "uuid": "str",
+                                                        "driver_version": "str",
+                                                        "sm_clock_max_mhz": "num",
+                                                        "memory_clock_mhz": "num"},
+                           "date": "str", "commit": "str", "clocks": "obj", "metrics": "obj"},
 }
 RESULTS_SCHEMAS = ("cuprobe.results/1", "cuprobe.results/2")
 SUMMARY_SCHEMAS = ("cuprobe.summary/1",)
+CEILINGS_SCHEMAS = ("cuprobe.ceilings/1",)  # same metrics vocabulary as a summary
 MAX_PROBLEMS = 8  # problems quoted in one line; the rest are counted
 
 
@@ -218,14 +232,17 @@ def _seconds_agree(b, unit, w, problems):
 
 
 def checks_summary_v1(d, problems):
-    metrics = d.get("metrics")
-    for k, v in (metrics.items() if isinstance(metrics, dict) else ()):
-        if not is_num(v):
-            problems.append(f"$.metrics.{k} is {kind_of(v)}, expected a finite number")
+    for field, test, what in (("metrics", is_num, "a finite number"), ("clocks", is_num, "a finite number"),
+                              ("sources", lambda v: isinstance(v, str), "a string (a command line)"),
+                              ("paths", lambda v: isinstance(v, str), "a string (a path in words)")):
+        values = d.get(field)
+        for k, v in (values.items() if isinstance(values, dict) else ()):
+            if not test(v):
+                problems.append(f"$.{field}.{k} is {kind_of(v)}, expected {what}")
 
 
 CHECKS = {"cuprobe.results/1": checks_results_v1, "cuprobe.results/2": checks_results_v2,
-          "cuprobe.summary/1": checks_summary_v1}
+          "cuprobe.summary/1": checks_summary_v1, "cuprobe.ceilings/1": checks_summary_v1}
 
 
 # ---- Files -------------------------------------------------------------------------------------
