@@ -10,7 +10,7 @@
 //   (experiments/l2_home_write.cuh: one SM's store port, the L2's write intake).
 //   --l2-write-path st_global|tma_bulk|home: the L2 write figure's kernel (st.global.cg, bulk
 //   stores from shared memory, or each SM its own partition's lines); all: only every write
-//   variant, validated, beside the read (issue 11).
+//   variant, validated, beside the read.
 //   --explore 1: also sweep the kernels' shape (blocks per SM x threads x accesses in flight) for
 //   the L2 and L1 reads, with the stream kernel of dram_bandwidth beside them (how the defaults
 //   were chosen: docs/memory-ptx.md).
@@ -81,7 +81,7 @@ void explore_writes(const cuprobe::device_info& dev, cuprobe::results& res,
 
 /// --l2-write-path all: every L2 write variant at L2/16 and L2/8 (st.global.cg shapes, chunks no
 /// two CTAs share, bulk stores from shared memory), each validated, beside the read of the same
-/// working set: which write path is fastest (issue 11).
+/// working set: which write path is fastest.
 void explore_write_paths(const cuprobe::device_info& dev, cuprobe::results& res,
                          const cuprobe::run_options& run, double mhz) {
   cuprobe::table e({"path", "working set", "config", "GB/s", "B/clk/SM", "x read", "valid"});
@@ -202,8 +202,8 @@ int main(int argc, char** argv) {
     for (auto* c : {&o.l1, &o.l2}) {
       c->run = run;
       // --quick keeps the launches' length: on the H200 a quarter of bytes_per_launch gave
-      // 80 instead of 110 B/clk/SM for L1 and 9.3 instead of 11.1 TB/s for L2 (2026-12-01).
-      // --small (compute-sanitizer): 4 MiB per launch, a quarter of the 16 MiB before; the
+      // 80 instead of 110 B/clk/SM for L1 and 9.3 instead of 11.1 TB/s for L2.
+      // --small (compute-sanitizer): 4 MiB per launch, a quarter of the default 16 MiB; the
       // launches per point (1 warm-up + 2 samples) and the working sets are unchanged.
       if (cli.small) c->bytes_per_launch = 4.0 * (1 << 20);
     }

@@ -12,6 +12,7 @@
 // the same experiments/ functions.
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
 // the DRAM figures are then flagged cache_resident and are not DRAM figures).
+#include <cuprobe/experiments/copy_engine.cuh>
 #include <cuprobe/experiments/wgmma.cuh>
 #include <cuprobe/suite.cuh>
 
@@ -132,8 +133,60 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("tensor.bf16.clock_mhz", best->clock.median_mhz);
 }
 
+/// One tensor-core ceiling of input type T: m64n256k16 SS, 2 warpgroups/SM, zero operands,
+/// rested launches, at the clock measured in the kernel (the card's record keeps each type's
+/// fraction of the peak model; examples/wgmma has every configuration).
+template <class T>
+void report_tensor_type(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                        cuprobe::summary_file& sum, cuprobe::results& res) {
+  namespace ex = cuprobe::experiments;
+  ex::wgmma_throughput_options o;
+  o.warpgroups = 2;
+  o.target_ms = cli.small ? 0.2 : 7;
+  o.run = cli.run_options();
+  o.run.warmup = 1;
+  o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(3, 3));
+  o.run.rest_ms = cli.small ? 0 : ex::wgmma_rest_ms;
+  auto r = ex::wgmma_throughput<cuprobe::gen::wgmma_bench<T, 256>>(d, o);
+  cuprobe::require(r.check.ok,
+                   std::string("wgmma ") + T::name + " validation failed: " + r.check.message);
+  std::printf("WGMMA %-5s         %.1f TFLOP/s = %.1f %% of peak at the in-kernel clock %.0f MHz\n",
+              T::name, r.tflops, 100 * r.fraction_of_peak.value_or(0), r.clock.median_mhz);
+  const std::string k = std::string("tensor.") + T::name;
+  sum.set(k + ".tflops", r.tflops);
+  if (r.fraction_of_peak) sum.set(k + ".fraction_of_peak", *r.fraction_of_peak);
+  sum.set(k + ".clock_mhz", r.clock.median_mhz);
+  res.add(std::move(r.m));
+}
+
+/// The host link's copy engines: pinned 256 MiB copies each way (examples/system_memory has the
+/// sizes, pageable memory and both directions at once).
+void report_pcie(const cuprobe::device_info& d, const cuprobe::cli& cli, cuprobe::summary_file& sum,
+                 cuprobe::results& res) {
+  namespace ex = cuprobe::experiments;
+  ex::copy_options o;
+  o.sizes = {cli.small ? std::size_t(16) << 20 : std::size_t(256) << 20};
+  o.directions = {ex::copy_direction::h2d, ex::copy_direction::d2h};
+  o.host_kinds = {cuprobe::host_memory::pinned};
+  o.peers = false;
+  o.run = cli.run_options();
+  o.run.warmup = 1;
+  o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 3));
+  const cuprobe::host_link bus = cuprobe::query_host_link(d);
+  auto r = ex::copy_bandwidth(d, bus, o, [](const std::string&) {});
+  for (auto dir : o.directions) {
+    const auto* p = r.find(dir, cuprobe::host_memory::pinned, o.sizes[0]);
+    if (!p) continue;
+    const bool h2d = dir == ex::copy_direction::h2d;
+    std::printf("PCIe %s            %.1f GB/s (pinned, %s per copy; %s)\n", h2d ? "H2D" : "D2H",
+                p->m.gb_per_s(), cuprobe::fmt_bytes(double(o.sizes[0])).c_str(), bus.name.c_str());
+    sum.set(h2d ? "pcie.h2d.gbps" : "pcie.d2h.gbps", p->m.gb_per_s());
+  }
+  for (auto& p : r.points) res.add(std::move(p.m));
+}
+
 void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
-                    cuprobe::summary_file& sum, cuprobe::results& res) {
+                    cuprobe::summary_file& sum, cuprobe::results& res, bool ceilings_only) {
   section("compute");
   namespace ex = cuprobe::experiments;
   namespace ops = cuprobe::gen::ops;
@@ -169,19 +222,29 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
     res.add(std::move(l.m));
     return c;
   };
-  sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
-  lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
-  lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
+  if (!ceilings_only) {
+    sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
+    lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
+    lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
+  }
   report_tensor(d, cli, sum, res);
+  if (d.sm() == 90) {
+    namespace wg = cuprobe::ptx::wgmma;
+    report_tensor_type<wg::f16>(d, cli, sum, res);
+    report_tensor_type<wg::tf32>(d, cli, sum, res);
+    report_tensor_type<wg::e4m3>(d, cli, sum, res);
+    report_tensor_type<wg::e5m2>(d, cli, sum, res);
+  }
 }
 
 void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
-                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz) {
+                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz,
+                   bool ceilings_only) {
   section("memory");
   namespace gen = cuprobe::gen;
   namespace ex = cuprobe::experiments;
   namespace cache = cuprobe::ptx::cache;
-  const bool quick = cli.quick || cli.small;
+  const bool quick = cli.quick || cli.small || ceilings_only;
   ex::dram_sweep_options o;
   o.patterns = {gen::stream_pattern::read, gen::stream_pattern::write, gen::stream_pattern::copy};
   o.widths = {16};
@@ -275,6 +338,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("smem.read.bytes_per_clk_sm", sm.read.back().bytes_per_clock_per_sm);
   sum.set("smem.write.bytes_per_clk_sm", sm.write.back().bytes_per_clock_per_sm);
 
+  if (ceilings_only) return;
   ex::latency_ladder_options lo;
   lo.max_bytes = cli.small ? 4 * d.l2_bytes : 32 * d.l2_bytes;
   lo.points_per_octave = 1;
@@ -395,25 +459,69 @@ void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
   if (dbw.read_tbps) sum.set("dsm.read.tbps", *dbw.read_tbps);
 }
 
+/// The DRAM read headline is the best read path measured (ld.global or the TMA load stream),
+/// named in the summary's "paths".
+void pick_read_path(cuprobe::summary_file& sum) {
+  const auto ld = sum.metric("dram.read.tbps"), tma = sum.metric("tma.load.tbps");
+  if (!ld || !tma) return;
+  const bool use_tma = *tma > *ld;
+  if (use_tma) sum.set("dram.read.tbps", *tma);
+  sum.set_path("dram.read.tbps", use_tma ? "the TMA load stream (cp.async.bulk into shared "
+                                           "memory; tma.load.tbps)"
+                                         : "ld.global (the best of the stream sweep)");
+  std::printf("DRAM read headline  %.2f TB/s: %s (ld.global %.2f, TMA load %.2f)\n",
+              std::max(*ld, *tma), use_tma ? "the TMA load stream" : "ld.global", *ld, *tma);
+}
+
+/// Writes this card's ceilings record (measure/ceilings.cuh) from the summary's metrics.
+void write_record(const cuprobe::device_info& d, const cuprobe::summary_file& sum,
+                  const std::string& path) {
+  cuprobe::json clocks = cuprobe::json::object();
+  for (const auto& kv : sum.metrics().items())
+    if (kv.first.find("clock") != std::string::npos) clocks[kv.first] = kv.second;
+  const std::string where = cuprobe::write_ceilings_record(
+      d, cuprobe::nvml::instance().driver_version(), sum.metrics(), clocks, cuprobe::git_commit(),
+      cuprobe::utc_now_iso8601(), path);
+  std::printf(
+      "\nceilings record written to %s (every later measure() of this card is placed "
+      "against it)\n",
+      where.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
     const auto cli = cuprobe::cli::parse(
         argc, argv, "device_report: a one-page report of this GPU",
-        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
+        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here"),
+         cuprobe::cli_option::integer("--ceilings",
+                                      "1: only what this card's ceilings record needs (about "
+                                      "20 s), then write the record",
+                                      0, 1, 0),
+         cuprobe::cli_option::path("--record",
+                                   "write the ceilings record here instead of the "
+                                   "per-user cache (cuprobe::ceilings_path)"),
+         cuprobe::cli_option::integer("--no-record", "1: do not write the ceilings record", 0, 1,
+                                      0)});
+    const bool ceilings_only = cli.get_integer("--ceilings") == 1;
     const auto d = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    std::printf("cuprobe %s device report\n", cuprobe::version_string);
+    std::printf("cuprobe %s device report%s\n", cuprobe::version_string,
+                ceilings_only ? " (ceilings only)" : "");
     cuprobe::summary_file sum(argc, argv, d);
     print_device(d);
     print_environment(d);
     // --small: one repeat (405 launches: 400 of them the event-resolution sleeps) instead of 3.
-    const double mhz = report_timers(sum, cli.small ? 1 : cli.quick ? 3 : 7);
+    const double mhz = report_timers(sum, cli.small || ceilings_only ? 1 : cli.quick ? 3 : 7);
     cuprobe::results res(argc, argv);
-    report_compute(d, cli, sum, res);
-    report_memory(d, cli, sum, res, mhz);
-    report_hopper(d, cli, sum, res, mhz);
+    report_compute(d, cli, sum, res, ceilings_only);
+    report_memory(d, cli, sum, res, mhz, ceilings_only);
+    report_pcie(d, cli, sum, res);
+    if (!ceilings_only) report_hopper(d, cli, sum, res, mhz);
+    pick_read_path(sum);
+    if (cli.get_integer("--no-record") != 1 && !cli.small)
+      write_record(d, sum, cli.has("--record") ? cli.get("--record") : "");
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

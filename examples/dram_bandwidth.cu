@@ -111,8 +111,8 @@ int main(int argc, char** argv) {
     o.passes = std::uint32_t(cli.get_integer("--passes"));
     o.l2_factor = cli.get_number("--l2-factor");
     if (cli.has("--array-mib")) o.array_bytes = std::uint64_t(cli.get_integer("--array-mib")) << 20;
-    // --small, for the sanitizers (not a DRAM figure): 16 MiB arrays (64 before) and 2
-    // in_kernel passes (4 before) unless --passes is given. The launches stay 96 points (4
+    // --small, for the sanitizers (not a DRAM figure): 16 MiB arrays (64 without it) and 2
+    // in_kernel passes (4 without it) unless --passes is given. The launches stay 96 points (4
     // patterns x 2 widths x 3 operators x 2 modes x 2 grids) x (1 warm-up + 2 samples) = 288,
     // plus the memcpy/memset peers; the bytes they touch fall from about 112 GiB (6.25 x the
     // array per launch on average) to about 17 GiB (3.75 x 16 MiB).

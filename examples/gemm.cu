@@ -109,9 +109,9 @@ __global__ void __launch_bounds__(384, 1)
     p::setmaxnreg_inc<cuprobe::pipeline::consumer_registers>();
     const unsigned c = group - 1;
     // The clock: the first consumer warp's span (warp scope: __syncwarp, lane 0 writes). Its
-    // start waits in shared memory (`span`): held in registers across the tile loop, it was
+    // start waits in shared memory (`span`): held in registers across the tile loop, it would be
     // spilled. `timed` is made visibly warp-uniform: a per-lane condition before the wgmma
-    // loop cost a WARPSYNC per K block and moved the loop's addresses off the uniform datapath.
+    // loop costs a WARPSYNC per K block and moves the loop's addresses off the uniform datapath.
     const bool timed =
         c == 0 && __shfl_sync(~0u, cuprobe::pipeline::warpgroup_thread() / 32, 0) == 0;  // uniform
     if (timed) {

@@ -76,7 +76,7 @@ level chase_level(const char* name, std::size_t bytes, bool fits_l2, const cupro
         out.poison(cuprobe::poison_byte, s);
         chase<<<1, 1, 0, s>>>(ring.address(0), warm, steps, out.data());
         CUPROBE_CHECK_LAUNCH("chase");
-        CUPROBE_CHECK(cudaStreamSynchronize(s));
+        cuprobe::wait_for(s, "");
         const auto h = out.to_host();
         r.ok = r.ok && h[1] == ring.address(want);
         return double(h[0]);

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     to.repeats = unsigned(cli.samples(11, 3));
     // --small (compute-sanitizer): one repeat of a 5 ms clock window. A repeat launches 4
     // probe kernels, 400 sleep kernels (the event resolution) and the clock window: 405
-    // launches instead of 2 x 405 before.
+    // launches in all.
     if (cli.small) {
       to.repeats = 1;
       to.clock_window_ms = 5;

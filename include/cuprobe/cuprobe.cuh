@@ -21,9 +21,11 @@
 #include "cuprobe/core/host_buffer.cuh"
 #include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/json.cuh"
+#include "cuprobe/core/json_parse.cuh"
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/core/version.cuh"
+#include "cuprobe/core/watchdog.cuh"
 
 #include "cuprobe/ptx/arith.cuh"
 #include "cuprobe/ptx/atomic.cuh"
@@ -66,6 +68,7 @@
 #include "cuprobe/gen/tma.cuh"
 
 #include "cuprobe/measure/bus.cuh"
+#include "cuprobe/measure/ceilings.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/flags.cuh"

@@ -1,5 +1,6 @@
 # measure/ and report/: host, gpu and sass tests.
 cuprobe_host_test(measure)
+cuprobe_host_test(ceilings)  # measure/ceilings.cuh, core/json_parse.cuh
 cuprobe_gpu_test(measure)
 cuprobe_gpu_test(measure_fault)  # a kernel fault inside measure(), in a child process
 cuprobe_add_sass_test(timer_region_keeps_clock_reads_around_work

@@ -170,6 +170,11 @@ cuprobe_add_sass_test(wgmma_config_release_default SOURCE ${_wgmma_ops} FUNCTION
   CHECK "!BPT" "STG == 1" LABELS wgmma)
 cuprobe_add_sass_test(wgmma_config_debug SOURCE ${_wgmma_ops} CONFIG Debug
   FUNCTION "^probe_config$" CHECK "BPT\\.TRAP" "STG == 1" LABELS wgmma)
+# descriptor_at's device check exists in Debug only: Release has no trap and no call.
+cuprobe_add_sass_test(wgmma_descriptor_at_release SOURCE ${_wgmma_ops}
+  FUNCTION "^probe_descriptor_at$" CHECK "!BPT|CALL" "STG\\.E\\.64 == 1" LABELS wgmma)
+cuprobe_add_sass_test(wgmma_descriptor_at_debug SOURCE ${_wgmma_ops} CONFIG Debug
+  FUNCTION "^probe_descriptor_at$" CHECK "BPT\\.TRAP >= 1" "CALL" LABELS wgmma)
 # The Debug variant of a probe emits exactly the same MMAs (the wrappers have no device checks).
 cuprobe_add_sass_test(wgmma_debug_config_same_mmas SOURCE ${_wgmma_ops} CONFIG Debug
   FUNCTION "^probe_bf16_n256$" CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "!LDL|STL"

@@ -17,6 +17,7 @@
 #include <cuprobe/hopper/smem.cuh>
 #include <cuprobe/ptx/bulk.cuh>
 #include <cuprobe/ptx/mbarrier.cuh>
+#include <cuprobe/ptx/wgmma.cuh>
 
 #include <cstdint>
 #include <cstdio>
@@ -41,11 +42,20 @@ enum class death_case : unsigned {
   zero_size,             // bulk::load of 0 bytes
   smem_misaligned,       // destination 8 bytes past a 16-byte boundary
   global_misaligned,     // source 4 bytes past a 16-byte boundary
+  tx_phase_limit,        // two expect_tx of 600,000 bytes in one phase: over 2^20 - 1
+  descriptor_off16,      // a wgmma descriptor for a tile 8 bytes past a 16-byte boundary
+  descriptor_swizzle,    // a 128B-swizzled tile whose base is 128 bytes past 1024
+  multicast_mask,        // a multicast to CTA rank 2 of a cluster of 2
+  zero_arrivals,         // mbarrier::init with an arrival count of 0
 };
 
 __global__ void death_kernel(death_case c, const unsigned char* src, unsigned* out) {
   __shared__ alignas(128) unsigned char buf[4096];
   __shared__ cuprobe::ptx::mbarrier::object bar;
+  if (c == death_case::zero_arrivals) {
+    if (threadIdx.x == 0) mb::init(&bar, 0);
+    return;
+  }
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();
@@ -71,6 +81,22 @@ __global__ void death_kernel(death_case c, const unsigned char* src, unsigned* o
       break;
     default:
       break;
+  }
+  if (c == death_case::tx_phase_limit) {
+    if (threadIdx.x == 0) {
+      mb::expect_tx(&bar, 600000);  // each below the per-call limit,
+      mb::expect_tx(&bar, 600000);  // together over the per-phase one
+    }
+    return;
+  }
+  if (c == death_case::descriptor_off16 || c == death_case::descriptor_swizzle) {
+    namespace wg = cuprobe::ptx::wgmma;
+    constexpr auto a = wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, 64);
+    const std::uint32_t base = static_cast<std::uint32_t>(__cvta_generic_to_shared(buf));
+    const std::uint32_t aligned = (base + 1023u) & ~1023u;  // no access: only the descriptor
+    const std::uint32_t at = aligned + (c == death_case::descriptor_off16 ? 8 : 128);
+    out[threadIdx.x] = static_cast<unsigned>(a.descriptor_at(at, 0).encode());
+    return;
   }
   if (c == death_case::producer_wrong_phase) {
     // An "empty" barrier nobody has arrived on: the producer's first wait must use parity 1
@@ -108,6 +134,24 @@ __global__ void multicast_overcount_kernel(const unsigned char* src, unsigned* o
   cl::sync();
 }
 
+// Rank 0 of a cluster of 2 multicasts to ranks 0 and 2 (mask 0b101): rank 2 does not exist.
+__global__ void multicast_mask_kernel(const unsigned char* src, unsigned* out) {
+  __shared__ alignas(128) unsigned char buf[4096];
+  __shared__ cuprobe::ptx::mbarrier::object bar;
+  if (threadIdx.x == 0) {
+    mb::init(&bar, 1);
+    mb::fence_init();
+  }
+  cl::sync();
+  if (threadIdx.x == 0) {
+    (void)mb::arrive_expect_tx(&bar, 1024);
+    if (cl::ctarank() == 0) bulk::load_multicast(buf, src, &bar, std::uint16_t{0b101}, 1024);
+  }
+  mb::wait(&bar, 0);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = buf[threadIdx.x];
+  cl::sync();
+}
+
 const char* case_name(death_case c) {
   switch (c) {
     case death_case::ok:
@@ -126,6 +170,16 @@ const char* case_name(death_case c) {
       return "smem_misaligned";
     case death_case::global_misaligned:
       return "global_misaligned";
+    case death_case::tx_phase_limit:
+      return "tx_phase_limit";
+    case death_case::descriptor_off16:
+      return "descriptor_off16";
+    case death_case::descriptor_swizzle:
+      return "descriptor_swizzle";
+    case death_case::multicast_mask:
+      return "multicast_mask";
+    case death_case::zero_arrivals:
+      return "zero_arrivals";
   }
   return "?";
 }
@@ -134,7 +188,7 @@ const char* case_name(death_case c) {
 int run_child(const std::string& name) {
   death_case c = death_case::ok;
   bool known = false;
-  for (unsigned i = 0; i <= static_cast<unsigned>(death_case::global_misaligned); ++i)
+  for (unsigned i = 0; i <= static_cast<unsigned>(death_case::zero_arrivals); ++i)
     if (name == case_name(static_cast<death_case>(i))) {
       c = static_cast<death_case>(i);
       known = true;
@@ -152,12 +206,14 @@ int run_child(const std::string& name) {
   }
   cudaMemset(src, 0x5a, 8192);
   cudaError_t e = cudaSuccess;
-  if (c == death_case::multicast_overcount) {
+  if (c == death_case::multicast_overcount || c == death_case::multicast_mask) {
     h::cluster_launch l;
     l.shape = {dim3(2), dim3(128), 0};
     l.cluster = dim3(2);
     try {
-      h::launch(multicast_overcount_kernel, l, static_cast<const unsigned char*>(src), out);
+      h::launch(
+          c == death_case::multicast_mask ? multicast_mask_kernel : multicast_overcount_kernel, l,
+          static_cast<const unsigned char*>(src), out);
     } catch (const cuprobe::error& x) {
       std::fprintf(stderr, "child: launch failed: %s\n", x.what());
       return 6;
@@ -235,6 +291,32 @@ CUPROBE_GPU_TEST_CASE("bulk::load traps on shared and global addresses off 16 by
               {"cuprobe::ptx::bulk::load: destination", "is not aligned to 16 bytes"});
   expect_trap("global_misaligned",
               {"cuprobe::ptx::bulk::load: source", "is not aligned to 16 bytes"});
+}
+
+CUPROBE_GPU_TEST_CASE("mbarrier: one phase's announced bytes over 2^20 - 1 trap, each call below") {
+  expect_trap("tx_phase_limit", {"cuprobe::ptx::mbarrier::expect_tx: this phase's announced bytes "
+                                 "reach 1200000, over the tx-count limit of 2^20 - 1 per phase"});
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "wgmma descriptor_at traps on a tile off 16 bytes and a swizzle base off 1024") {
+  expect_trap("descriptor_off16", {"cuprobe::ptx::wgmma::canonical_layout::descriptor_at: the "
+                                   "start address is not a multiple of 16 bytes",
+                                   "the MMA would read the wrong elements"});
+  expect_trap(
+      "descriptor_swizzle",
+      {"cuprobe::ptx::wgmma::canonical_layout::descriptor_at: a swizzled tile's base is not "
+       "a multiple of 8 x the swizzle width"});
+}
+
+CUPROBE_GPU_TEST_CASE("bulk::load_multicast traps on a mask naming a CTA outside the cluster") {
+  expect_trap("multicast_mask", {"cuprobe::ptx::bulk::load_multicast: ctaMask 0x5 is empty or "
+                                 "names CTAs beyond the cluster's 2"});
+}
+
+CUPROBE_GPU_TEST_CASE("mbarrier::init traps on an arrival count of 0") {
+  expect_trap("zero_arrivals", {"cuprobe::ptx::mbarrier::init: expected arrival count 0 is outside "
+                                "1 .. 2^20 - 1"});
 }
 
 int main(int argc, char** argv) {

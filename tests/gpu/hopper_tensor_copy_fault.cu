@@ -18,6 +18,7 @@
 #include <cuprobe/testing/child.cuh>
 #include <cuprobe/testing/doctest.cuh>
 
+#include <cuprobe/core/watchdog.cuh>
 #include <cuprobe/hopper/tensor_map.cuh>
 #include <cuprobe/ptx/bulk.cuh>
 #include <cuprobe/ptx/mbarrier.cuh>
@@ -52,8 +53,48 @@ __global__ void load_1d(const __grid_constant__ CUtensorMap map, int c0, unsigne
   if (threadIdx.x < box_bytes) out[threadIdx.x] = box[threadIdx.x];
 }
 
+/// A 1-D u16 tensor copy into a typed destination at c0 (the Debug start-coordinate check), or
+/// an expect_tx of twice the box's bytes (`overcount`: the bounded wait must end the kernel).
+__global__ void load_1d_u16(const __grid_constant__ CUtensorMap map, int c0, bool overcount,
+                            std::uint16_t* out) {
+  __shared__ alignas(128) std::uint16_t box[64];
+  __shared__ cuprobe::ptx::mbarrier::object bar;
+  if (threadIdx.x == 0) {
+    mb::init(&bar, 1);
+    mb::fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    (void)mb::arrive_expect_tx(&bar, overcount ? 2 * sizeof box : sizeof box);
+    bulk::tensor_load(box, &map, &bar, c0);
+  }
+  mb::wait(&bar, 0);
+  out[threadIdx.x] = box[threadIdx.x];
+}
+
+/// The child of the u16 cases: "u16:<c0>" or "overcount"; exits 3 on a CUDA error.
+int run_u16_child(const std::string& value) {
+  const bool overcount = value == "overcount";
+  const int c0 = overcount ? 0 : std::stoi(value.substr(4));
+  try {
+    cuprobe::device_buffer<std::uint16_t> src(256), out(64);
+    src.zero();
+    const h::tensor_map m = h::make_tensor_map(
+        h::tensor_map_spec::make(h::element_type::u16, src.data(), {256}, {}, {64}));
+    load_1d_u16<<<1, 64>>>(m.get(), c0, overcount, out.data());
+    cuprobe::synchronize_device("the u16 tensor copy", 10);
+    std::printf("child: kernel completed\n");
+    return 0;
+  } catch (const cuprobe::error& x) {
+    std::fflush(stdout);
+    std::printf("child: %s\n", x.what());
+    return 3;
+  }
+}
+
 /// The child: one load at c0 = `value`; see the file comment for its exit codes.
 int run_child(const std::string& value) {
+  if (value == "overcount" || value.rfind("u16:", 0) == 0) return run_u16_child(value);
   const int c0 = std::stoi(value);
   try {
     std::vector<unsigned char> in(dim0);
@@ -122,6 +163,45 @@ CUPROBE_GPU_TEST_CASE("TMA tile mode: a u8 load at c0 = 5 is cudaErrorIllegalIns
        "update this file and hopper_tensor_copy.cu's header");
   CHECK(r.exit_code == 3);
   CHECK(r.output.find("cudaErrorIllegalInstruction") != std::string::npos);
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "Debug: a typed u16 load at c0 = 4 (8 bytes) traps with the rule's sentence") {
+  if (cuprobe::testing::under_sanitizer()) {
+    MESSAGE("SKIPPED under compute-sanitizer: the child faults on purpose");
+    return;
+  }
+  const auto ok = cuprobe::testing::run_self_child("CUPROBE_TENSOR_COPY_RULE", "u16:8", 60);
+  INFO("c0 = 8 (16 bytes): exit code ", ok.exit_code, ", child output:\n", ok.output);
+  CHECK(ok.exit_code == 0);
+  const auto r = cuprobe::testing::run_self_child("CUPROBE_TENSOR_COPY_RULE", "u16:4", 60);
+  INFO("c0 = 4: exit code ", r.exit_code, ", child output:\n", r.output);
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("cuprobe::ptx::bulk::tensor_load: the dimension-0 start coordinate 4 x "
+                      "2-byte elements is not a multiple of 16 bytes") != std::string::npos);
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "Debug: expect_tx of twice a tensor copy's bytes traps and the process ends") {
+  if (cuprobe::testing::under_sanitizer()) {
+    MESSAGE("SKIPPED under compute-sanitizer: the child faults on purpose");
+    return;
+  }
+  const double t0 = cuprobe::monotonic_s();
+  const auto r = cuprobe::testing::run_self_child("CUPROBE_TENSOR_COPY_RULE", "overcount", 60);
+  const double took = cuprobe::monotonic_s() - t0;
+  INFO("exit code ", r.exit_code, ", signal ", r.signal, ", ", took, " s, child output:\n",
+       r.output);
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.output.find("cuprobe::ptx::mbarrier::wait: TIMEOUT") != std::string::npos);
+  // The trap ends the kernel (exit 3, a CUDA error); should it not, the bounded host wait (10 s)
+  // does (exit 3, the hang sentence), or the watchdog thread 1 s later (exit 124).
+  CHECK((r.exit_code == 3 || r.exit_code == 124));
+  CHECK(took < 20);
+  MESSAGE("the Debug over-count ended in ", took, " s with exit code ", r.exit_code, ": ",
+          r.output.find("not finished") != std::string::npos ? "by the host's bounded wait"
+                                                             : "by the device trap");
 }
 
 int main(int argc, char** argv) {

@@ -4,6 +4,11 @@
 
 #include <cuprobe/cuprobe.cuh>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -124,4 +129,96 @@ TEST_CASE("monotonic_s never goes back and sleep_s sleeps at least as long as as
   cuprobe::sleep_s(0);   // nothing, at once
   cuprobe::sleep_s(-1);
   CHECK(cuprobe::monotonic_s() >= t1);
+}
+
+TEST_CASE("cuprobe::error: one \"cuprobe: \" prefix however the message was composed") {
+  CHECK(std::string(cuprobe::error("cuprobe: cuprobe::hopper::launch: refused").what()) ==
+        "cuprobe: hopper::launch: refused");
+  CHECK(std::string(cuprobe::error("cuprobe: cuprobe: twice").what()) == "cuprobe: twice");
+  CHECK(std::string(cuprobe::error("gemm: no prefix").what()) == "cuprobe: gemm: no prefix");
+  try {
+    cuprobe::require(false, "cuprobe::gen::thing: bad");
+    FAIL("require did not throw");
+  } catch (const cuprobe::error& e) {
+    CHECK(std::string(e.what()) == "cuprobe: gen::thing: bad");
+  }
+  CHECK(cuprobe::detail::is_device_fault(cudaErrorIllegalAddress));
+  CHECK(cuprobe::detail::is_device_fault(cudaErrorLaunchFailure));
+  CHECK_FALSE(cuprobe::detail::is_device_fault(cudaErrorInvalidValue));
+}
+
+TEST_CASE("watchdog: the default limit, from the environment, and refused run_options") {
+  unsetenv("CUPROBE_WATCHDOG_S");
+  unsetenv("CUPROBE_UNDER_SANITIZER");
+  CHECK(cuprobe::default_watchdog_s() == 10.0);
+  setenv("CUPROBE_UNDER_SANITIZER", "1", 1);
+  CHECK(cuprobe::default_watchdog_s() == 300.0);
+  setenv("CUPROBE_WATCHDOG_S", "2.5", 1);
+  CHECK(cuprobe::default_watchdog_s() == 2.5);
+  setenv("CUPROBE_WATCHDOG_S", "soon", 1);  // not a number: the default
+  CHECK(cuprobe::default_watchdog_s() == 300.0);
+  unsetenv("CUPROBE_WATCHDOG_S");
+  unsetenv("CUPROBE_UNDER_SANITIZER");
+  cuprobe::run_options o;
+  o.watchdog_s = -1;
+  CHECK_THROWS_WITH_AS(cuprobe::validate_options(o, "t"), doctest::Contains("watchdog_s is -1"),
+                       cuprobe::error);
+  o.watchdog_s = std::nan("");
+  CHECK_THROWS_AS(cuprobe::validate_options(o, "t"), cuprobe::error);
+  o.watchdog_s = 30;
+  CHECK_NOTHROW(cuprobe::validate_options(o, "t"));
+  cuprobe::detail::wait_limit automatic{0};
+  automatic.after_warmup(0.5);  // 100 x 0.5 s > 10 s
+  CHECK(automatic.now == 50.0);
+  cuprobe::detail::wait_limit given{4};
+  given.after_warmup(0.5);
+  CHECK(given.now == 4.0);
+}
+
+TEST_CASE("watchdog: a wait that does not end throws the hang sentence, then every wait does") {
+  REQUIRE_FALSE(cuprobe::gpu_context_lost());
+  const double t0 = cuprobe::monotonic_s();
+  cuprobe::note_block_in_use(cuprobe::block_in_use::tensor_copies);
+  try {
+    cuprobe::detail::poll_until([] { return false; }, "the planted wait", 0.05);
+    FAIL("poll_until did not throw");
+  } catch (const cuprobe::error& e) {
+    const std::string w = e.what();
+    CHECK(w.rfind("cuprobe: the planted wait: the GPU work has not finished after 0.", 0) == 0);
+    CHECK(w.find("the limit is 0.05 s: run_options::watchdog_s or CUPROBE_WATCHDOG_S") !=
+          std::string::npos);
+    CHECK(w.find("GPU context cannot be used again") != std::string::npos);
+    CHECK(w.find("a bulk copy whose size or addresses are not multiples of 16 bytes") !=
+          std::string::npos);
+    CHECK(w.find("a tensor copy whose box holds fewer bytes than its barrier expects") !=
+          std::string::npos);
+    CHECK(w.find("rebuild without NDEBUG") != std::string::npos);
+    CHECK(w.find("compute-sanitizer") != std::string::npos);
+  }
+  CHECK(cuprobe::monotonic_s() - t0 < 2.0);
+  CHECK(cuprobe::gpu_context_lost());
+  CHECK_THROWS_WITH_AS(cuprobe::detail::poll_until([] { return true; }, "later", 1),
+                       doctest::Contains("an earlier wait timed out"), cuprobe::error);
+  cuprobe::gpu_context_lost() = false;  // the rest of this program has no GPU to lose
+}
+
+TEST_CASE("watchdog_guard: a guard not released in time ends the process with status 124") {
+  const double t0 = cuprobe::monotonic_s();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {  // the child: a guard of 0.2 s, then a call that "blocks" for 10 s
+    cuprobe::watchdog_guard g("the planted block", 0.2);
+    cuprobe::sleep_s(10);
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  const double took = cuprobe::monotonic_s() - t0;
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 124);
+  CHECK(took >= 1.2);  // the limit + the 1 s grace
+  CHECK(took < 5.0);
+  // A guard released in time ends nothing.
+  { cuprobe::watchdog_guard g("released", 0.1); }
+  cuprobe::sleep_s(1.3);  // had it fired, this test program would have ended with status 124
 }

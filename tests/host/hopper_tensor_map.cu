@@ -15,8 +15,8 @@ int main() {
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/core/device_info.cuh>
 #include <cuda_fp16.h>
+#include <cuprobe/core/device_info.cuh>
 #include <cuprobe/hopper/tensor_map.cuh>
 
 #include <cstdint>

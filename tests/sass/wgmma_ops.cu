@@ -121,3 +121,11 @@ extern "C" __global__ void probe_config(float* out) {
 #endif
   out[threadIdx.x] = 1.f;
 }
+
+// descriptor_at: Release computes the descriptor only; Debug adds the device check (a trap with
+// a sentence for a start off 16 bytes or a swizzled base off the pattern's repeat).
+extern "C" __global__ void probe_descriptor_at(unsigned long long* out, unsigned base) {
+  constexpr auto a = cuprobe::ptx::wgmma::canonical_layout::of<cuprobe::ptx::wgmma::bf16>(
+      cuprobe::ptx::wgmma::swizzle::b128, cuprobe::ptx::wgmma::major::k, 64, 64);
+  out[threadIdx.x] = a.descriptor_at(base, 16).encode();
+}

@@ -43,9 +43,9 @@ inline constexpr bool debug_device_code = true;
 inline constexpr bool debug_device_code = false;
 #endif
 
+inline constexpr int host_pass = 1 << 30;  ///< device_arch in the host pass.
 /// The architecture of the current device compilation pass (e.g. 900 for sm_90), or
 /// `host_pass` in the host pass.
-inline constexpr int host_pass = 1 << 30;
 #if defined(__CUDA_ARCH__)
 inline constexpr int device_arch = __CUDA_ARCH__;
 #else

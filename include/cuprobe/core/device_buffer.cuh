@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe {
 
@@ -131,7 +132,7 @@ class device_buffer {
   static_assert(std::is_trivially_copyable_v<T>, "device_buffer<T> needs a trivially copyable T");
 
  public:
-  using value_type = T;
+  using value_type = T;  ///< The element type.
 
   device_buffer() = default;
   /// Allocates `count` elements. Refused with a sentence when count x sizeof(T) overflows; an
@@ -165,9 +166,10 @@ class device_buffer {
   }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
+  /// Takes over `o`'s memory; `o` is left empty.
   device_buffer(device_buffer&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-  device_buffer& operator=(device_buffer&& o) noexcept {
+  device_buffer& operator=(device_buffer&& o) noexcept {  ///< Frees this memory, takes over `o`'s.
     if (this != &o) {
       release();
       ptr_ = std::exchange(o.ptr_, nullptr);
@@ -177,18 +179,18 @@ class device_buffer {
   }
   ~device_buffer() { release(); }
 
-  T* data() noexcept { return ptr_; }
-  const T* data() const noexcept { return ptr_; }
-  std::size_t size() const noexcept { return size_; }
-  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  bool empty() const noexcept { return size_ == 0; }
+  T* data() noexcept { return ptr_; }                               ///< The device pointer.
+  const T* data() const noexcept { return ptr_; }                   ///< The device pointer.
+  std::size_t size() const noexcept { return size_; }               ///< The number of elements.
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }  ///< size() x sizeof(T).
+  bool empty() const noexcept { return size_ == 0; }  ///< True when it holds no element.
 
   /// Sets every byte to `byte`, so that an element the kernel never wrote can be told apart.
   void poison(unsigned char byte = poison_byte, cudaStream_t s = nullptr) {
     if (size_) CUPROBE_CHECK(cudaMemsetAsync(ptr_, byte, bytes(), s));
     sync_if_default(s);
   }
-  void zero(cudaStream_t s = nullptr) { poison(0, s); }
+  void zero(cudaStream_t s = nullptr) { poison(0, s); }  ///< Sets every byte to 0.
 
   /// Sets every element to `value`.
   void fill(const T& value, cudaStream_t s = nullptr) {
@@ -222,6 +224,9 @@ class device_buffer {
   /// Copies the whole buffer to a new host vector (synchronous).
   std::vector<T> to_host() const {
     std::vector<T> h(size_);
+    require(!gpu_context_lost(),
+            "device_buffer::to_host: an earlier wait timed out, so the GPU "
+            "context cannot be used again in this process");
     if (size_) CUPROBE_CHECK(cudaMemcpy(h.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
     return h;
   }
@@ -245,12 +250,12 @@ class device_buffer {
 
  private:
   void release() noexcept {
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_ && !gpu_context_lost()) cudaFree(ptr_);  // lost: it would wait for the stuck kernel
     ptr_ = nullptr;
     size_ = 0;
   }
   static void sync_if_default(cudaStream_t s) {
-    if (s == nullptr) CUPROBE_CHECK(cudaStreamSynchronize(nullptr));
+    if (s == nullptr) wait_for(cudaStream_t{}, "a copy on the default stream");
   }
 
   T* ptr_ = nullptr;
@@ -274,6 +279,7 @@ T host_random_lanes(std::uint64_t seed, std::uint64_t index, S lo, S hi) {
 template <class T>
 class rotation_set {
  public:
+  /// `sets` sets of `elements_per_set` elements each.
   rotation_set(std::size_t elements_per_set, std::size_t sets) {
     require(sets >= 1, "rotation_set needs at least one set");
     for (std::size_t i = 0; i < sets; ++i) sets_.emplace_back(elements_per_set);
@@ -287,17 +293,19 @@ class rotation_set {
     return rotation_set(elements_per_set, n < 2 ? 2 : n);
   }
 
-  std::size_t size() const noexcept { return sets_.size(); }
+  std::size_t size() const noexcept { return sets_.size(); }  ///< The number of sets.
+  /// The bytes of all sets together.
   std::size_t total_bytes() const noexcept { return sets_.empty() ? 0 : size() * sets_[0].bytes(); }
-  device_buffer<T>& operator[](std::size_t i) { return sets_.at(i); }
+  device_buffer<T>& operator[](std::size_t i) { return sets_.at(i); }  ///< Set `i`.
   /// The next set in turn (round robin), starting with set 0.
   device_buffer<T>& next() {
     device_buffer<T>& b = sets_[cursor_];
     cursor_ = (cursor_ + 1) % sets_.size();
     return b;
   }
-  std::size_t cursor() const noexcept { return cursor_; }
+  std::size_t cursor() const noexcept { return cursor_; }  ///< The set next() returns.
 
+  /// Fills set i with fill_random(seed + i, lo, hi).
   void fill_random(std::uint64_t seed, T lo, T hi) {
     for (std::size_t i = 0; i < sets_.size(); ++i) sets_[i].fill_random(seed + i, lo, hi);
   }

@@ -40,28 +40,31 @@ inline void require_gpu() {
 
 /// Static facts about one device (what does not change while a program runs).
 struct device_info {
-  int ordinal = 0;
-  std::string name;
-  std::string uuid;  ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it
-  std::string pci_bus_id;
+  int ordinal = 0;         ///< the device number (CUDA's ordinal)
+  std::string name;        ///< the product name, e.g. "NVIDIA H200"
+  std::string uuid;        ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it
+  std::string pci_bus_id;  ///< domain:bus:device.function
+  /// The compute capability, major and minor (9 and 0 for sm_90).
+  ///@{
   int cc_major = 0, cc_minor = 0;
-  int sm_count = 0;
-  int max_threads_per_sm = 0;
-  int max_blocks_per_sm = 0;
-  int regs_per_sm = 0;
-  int warp_size = 0;
-  std::size_t l2_bytes = 0;
-  std::size_t persisting_l2_max_bytes = 0;
-  std::size_t smem_per_block = 0;        ///< default limit per block (48 KB)
-  std::size_t smem_per_block_optin = 0;  ///< limit after cudaFuncSetAttribute opt-in
-  std::size_t smem_per_sm = 0;
-  std::size_t global_mem_bytes = 0;
-  int memory_bus_width_bits = 0;
-  int memory_clock_khz = 0;  ///< peak memory clock the driver reports
-  int sm_clock_khz = 0;      ///< peak SM clock the driver reports
-  bool ecc_enabled = false;
-  int driver_version = 0;   ///< e.g. 13000 for CUDA 13.0 driver API level
-  int runtime_version = 0;  ///< e.g. 13000
+  ///@}
+  int sm_count = 0;                         ///< streaming multiprocessors
+  int max_threads_per_sm = 0;               ///< most resident threads per SM
+  int max_blocks_per_sm = 0;                ///< most resident blocks per SM
+  int regs_per_sm = 0;                      ///< 32-bit registers per SM
+  int warp_size = 0;                        ///< threads per warp
+  std::size_t l2_bytes = 0;                 ///< L2 cache size
+  std::size_t persisting_l2_max_bytes = 0;  ///< largest L2 set-aside for persisting accesses
+  std::size_t smem_per_block = 0;           ///< default limit per block (48 KB)
+  std::size_t smem_per_block_optin = 0;     ///< limit after cudaFuncSetAttribute opt-in
+  std::size_t smem_per_sm = 0;              ///< shared memory per SM
+  std::size_t global_mem_bytes = 0;         ///< device memory size
+  int memory_bus_width_bits = 0;            ///< width of the memory bus
+  int memory_clock_khz = 0;                 ///< peak memory clock the driver reports
+  int sm_clock_khz = 0;                     ///< peak SM clock the driver reports
+  bool ecc_enabled = false;                 ///< ECC is on for device memory
+  int driver_version = 0;                   ///< e.g. 13000 for CUDA 13.0 driver API level
+  int runtime_version = 0;                  ///< e.g. 13000
   /// The driver's minimum granularity of a device allocation (cuMemGetAllocationGranularity):
   /// the large page size, 2 MiB on sm_70..sm_90; unset when the driver does not say.
   std::optional<std::size_t> allocation_granularity;
@@ -77,6 +80,7 @@ struct device_info {
     return 2.0 * memory_clock_khz * 1e3 * (memory_bus_width_bits / 8.0);
   }
 
+  /// A CUDA version number as text: 13000 -> "13.0".
   static std::string version_text(int v) {
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
   }
@@ -141,6 +145,7 @@ struct device_info {
     return g;
   }
 
+  /// A UUID as nvidia-smi prints it: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
   static std::string format_uuid(const cudaUUID_t& u) {
     const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
     char s[64];

@@ -17,11 +17,25 @@
 
 namespace cuprobe {
 
-/// Every failure cuprobe reports on the host is a cuprobe::error.
+namespace detail {
+/// `m` with exactly one "cuprobe: " in front: a repeated prefix is dropped, and a message that
+/// starts with a qualified name ("cuprobe::hopper::launch: ...") keeps the name without the
+/// namespace ("cuprobe: hopper::launch: ...").
+inline std::string one_prefix(std::string m) {
+  static const std::string p = "cuprobe: ";
+  while (m.compare(0, p.size(), p) == 0) m.erase(0, p.size());
+  if (m.compare(0, 9, "cuprobe::") == 0) m.erase(0, 9);
+  return p + m;
+}
+}  // namespace detail
+
+/// Every failure cuprobe reports on the host is a cuprobe::error. Its message starts with one
+/// "cuprobe: " however it was composed.
 class error : public std::runtime_error {
  public:
-  explicit error(const std::string& what) : std::runtime_error(what) {}
-  error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+  explicit error(const std::string& what) : std::runtime_error(detail::one_prefix(what)) {}
+  error(const std::string& what, int code)
+      : std::runtime_error(detail::one_prefix(what)), code_(code) {}
   /// The CUDA error code behind the failure (0 when the failure is not a CUDA error).
   int code() const noexcept { return code_; }
 
@@ -81,6 +95,33 @@ inline bool means_no_gpu(cudaError_t e) {
          e == cudaErrorInvalidDevice || e == cudaErrorDevicesUnavailable;
 }
 
+/// True for the CUDA errors a kernel's fault leaves behind (an illegal address or instruction,
+/// a trap, an assert, a misaligned or out-of-space access, a launch failure): the context is
+/// lost, and every later call of the process fails with the same error.
+inline bool is_device_fault(int code) {
+  switch (code) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchTimeout:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// What to do after a device fault, as the end of a sentence.
+inline const char* device_fault_advice() {
+  return "the kernel faulted and the GPU context is lost; rebuild without NDEBUG (CMake's Debug) "
+         "for cuprobe's device checks, which name the fault, or run the program under "
+         "compute-sanitizer (memcheck) to find the access";
+}
+
 inline bool failed(cudaError_t e) { return e != cudaSuccess; }
 inline bool failed(CUresult r) { return r != CUDA_SUCCESS; }
 
@@ -107,7 +148,15 @@ void check(Code code, const char* call, const char* file, int line) {
 /// Throws cuprobe::error with `message` when `condition` is false. For bad arguments, checked
 /// before any undefined behaviour can happen.
 inline void require(bool condition, const std::string& message) {
-  if (!condition) throw error("cuprobe: " + message);
+  if (!condition) throw error(message);
+}
+
+/// True once a wait on the GPU timed out in this process (core/watchdog.cuh): the kernel
+/// still runs, the context cannot be used again, and cuprobe's RAII types free nothing on
+/// destruction (a cudaFree would wait for the stuck kernel).
+inline bool& gpu_context_lost() {
+  static bool lost = false;
+  return lost;
 }
 
 }  // namespace cuprobe

@@ -38,7 +38,7 @@ namespace cuprobe {
 /// The kinds of host memory (see the file comment).
 enum class host_memory { pageable, pinned, mapped, registered };
 
-inline const char* to_string(host_memory k) {
+inline const char* to_string(host_memory k) {  ///< The name of a kind, as reports print it.
   switch (k) {
     case host_memory::pageable:
       return "pageable";
@@ -69,7 +69,7 @@ class host_buffer {
   static_assert(std::is_trivially_copyable_v<T>, "host_buffer<T> needs a trivially copyable T");
 
  public:
-  using value_type = T;
+  using value_type = T;  ///< The element type.
 
   host_buffer() = default;
   /// Allocates `count` elements of kind `kind`. Refused with a sentence when count x sizeof(T)
@@ -109,8 +109,9 @@ class host_buffer {
   }
   host_buffer(const host_buffer&) = delete;
   host_buffer& operator=(const host_buffer&) = delete;
+  /// Takes over `o`'s memory; `o` is left empty.
   host_buffer(host_buffer&& o) noexcept { take(o); }
-  host_buffer& operator=(host_buffer&& o) noexcept {
+  host_buffer& operator=(host_buffer&& o) noexcept {  ///< Frees this memory, takes over `o`'s.
     if (this != &o) {
       release();
       take(o);
@@ -119,10 +120,10 @@ class host_buffer {
   }
   ~host_buffer() { release(); }
 
-  host_memory kind() const noexcept { return kind_; }
+  host_memory kind() const noexcept { return kind_; }  ///< The kind of memory it holds.
   /// The host pointer.
   T* data() noexcept { return ptr_; }
-  const T* data() const noexcept { return ptr_; }
+  const T* data() const noexcept { return ptr_; }  ///< The host pointer.
   /// The pointer GPU threads use (mapped and registered memory; a sentence for the others).
   T* device_data() const {
     require(ptr_ == nullptr || device_accessible(kind_),
@@ -131,10 +132,11 @@ class host_buffer {
                 "host_memory::mapped or host_memory::registered");
     return dev_;
   }
-  std::size_t size() const noexcept { return size_; }
-  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  bool empty() const noexcept { return size_ == 0; }
-  T& operator[](std::size_t i) noexcept { return ptr_[i]; }
+  std::size_t size() const noexcept { return size_; }               ///< The number of elements.
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }  ///< size() x sizeof(T).
+  bool empty() const noexcept { return size_ == 0; }         ///< True when it holds no element.
+  T& operator[](std::size_t i) noexcept { return ptr_[i]; }  ///< Element `i`, on the host.
+  /// Element `i`, on the host.
   const T& operator[](std::size_t i) const noexcept { return ptr_[i]; }
 
   /// Sets every byte to `byte` on the host (poison: an element nobody wrote shows).
@@ -172,9 +174,9 @@ class host_buffer {
   void release() noexcept {
     if (ptr_) {
       if (kind_ == host_memory::pinned || kind_ == host_memory::mapped) {
-        cudaFreeHost(ptr_);
+        if (!gpu_context_lost()) cudaFreeHost(ptr_);  // lost: it would wait for the stuck kernel
       } else {
-        if (registered_) cudaHostUnregister(ptr_);
+        if (registered_ && !gpu_context_lost()) cudaHostUnregister(ptr_);
         std::free(ptr_);
       }
     }

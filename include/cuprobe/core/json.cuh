@@ -27,37 +27,45 @@
 
 namespace cuprobe {
 
+/// A JSON value: null, bool, integer, number, string, array or object (keys in insertion order).
 class json {
  public:
+  /// What a value holds.
   enum class kind { null, boolean, integer, number, string, array, object };
-  using array_t = std::vector<json>;
+  using array_t = std::vector<json>;  ///< The elements of an array.
+  /// The members of an object, in insertion order.
   using object_t = std::vector<std::pair<std::string, json>>;
 
   json() = default;
-  json(std::nullptr_t) {}
-  json(bool b) : kind_(kind::boolean), b_(b) {}
+  json(std::nullptr_t) {}                        ///< A null value.
+  json(bool b) : kind_(kind::boolean), b_(b) {}  ///< A bool.
+  /// An integer (any integral type but bool).
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   json(T v) : kind_(kind::integer), i_(static_cast<long long>(v)) {}
+  /// A number (any floating-point type).
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
   json(T v) : kind_(kind::number), d_(static_cast<double>(v)) {}
-  json(const char* s) : kind_(kind::string), s_(s) {}
+  json(const char* s) : kind_(kind::string), s_(s) {}  ///< A string.
   /// An optional value: null when empty (cuprobe's "not known").
   template <class T>
   json(const std::optional<T>& v) : json(v ? json(*v) : json()) {}
-  json(std::string s) : kind_(kind::string), s_(std::move(s)) {}
+  json(std::string s) : kind_(kind::string), s_(std::move(s)) {}  ///< A string.
 
+  /// An array of the given values.
   static json array(std::initializer_list<json> items = {}) {
     json j;
     j.kind_ = kind::array;
     j.a_ = std::make_shared<array_t>(items);
     return j;
   }
+  /// An array of the values of a vector.
   template <class T>
   static json array_of(const std::vector<T>& items) {
     json j = array();
     for (const auto& v : items) j.push_back(json(v));
     return j;
   }
+  /// An empty object.
   static json object() {
     json j;
     j.kind_ = kind::object;
@@ -65,26 +73,30 @@ class json {
     return j;
   }
 
-  kind type() const noexcept { return kind_; }
-  bool is_null() const noexcept { return kind_ == kind::null; }
-  bool is_object() const noexcept { return kind_ == kind::object; }
-  bool is_array() const noexcept { return kind_ == kind::array; }
+  kind type() const noexcept { return kind_; }                       ///< What the value holds.
+  bool is_null() const noexcept { return kind_ == kind::null; }      ///< True for null.
+  bool is_object() const noexcept { return kind_ == kind::object; }  ///< True for an object.
+  bool is_array() const noexcept { return kind_ == kind::array; }    ///< True for an array.
+  /// True for a number, integral or not.
   bool is_number() const noexcept { return kind_ == kind::number || kind_ == kind::integer; }
-  bool is_string() const noexcept { return kind_ == kind::string; }
+  bool is_string() const noexcept { return kind_ == kind::string; }  ///< True for a string.
 
+  /// The number (an integer as a double); throws cuprobe::error for any other kind.
   double as_number() const {
     require(is_number(), "json: not a number");
     return kind_ == kind::integer ? static_cast<double>(i_) : d_;
   }
+  /// The integer; throws cuprobe::error for any other kind.
   long long as_integer() const {
     require(kind_ == kind::integer, "json: not an integer");
     return i_;
   }
+  /// The string; throws cuprobe::error for any other kind.
   const std::string& as_string() const {
     require(is_string(), "json: not a string");
     return s_;
   }
-  bool as_bool() const {
+  bool as_bool() const {  ///< The bool; throws cuprobe::error for any other kind.
     require(kind_ == kind::boolean, "json: not a boolean");
     return b_;
   }
@@ -106,25 +118,29 @@ class json {
       if (kv.first == key) return &kv.second;
     return nullptr;
   }
+  /// Object member; throws cuprobe::error when missing.
   const json& at(const std::string& key) const {
     const json* j = find(key);
     require(j != nullptr, "json: no member '" + key + "'");
     return *j;
   }
+  /// The members of an object, in insertion order.
   const object_t& items() const {
     require(is_object(), "json: items() of a non-object");
     return *o_;
   }
-  void push_back(json v) {
+  void push_back(json v) {  ///< Appends to an array (a null value becomes an array first).
     if (kind_ == kind::null) *this = array();
     require(is_array(), "json: push_back on a non-array");
     own();
     a_->push_back(std::move(v));
   }
+  /// The elements of an array.
   const array_t& elements() const {
     require(is_array(), "json: elements() of a non-array");
     return *a_;
   }
+  /// The number of elements or members (0 for any other kind).
   std::size_t size() const noexcept {
     return is_array() ? a_->size() : is_object() ? o_->size() : 0;
   }
@@ -136,6 +152,7 @@ class json {
     return out;
   }
 
+  /// `s` as a JSON string literal, quoted and escaped.
   static std::string quote(const std::string& s) {
     std::string out = "\"";
     for (unsigned char c : s) {
@@ -174,6 +191,7 @@ class json {
     return out + "\"";
   }
 
+  /// `d` as JSON text: the shortest form that reads back the same; null when not finite.
   static std::string number_text(double d) {
     if (!std::isfinite(d)) return "null";
     char buf[32];

@@ -17,37 +17,39 @@ namespace cuprobe {
 /// sample pays the launch once per pass) or `in_kernel` (the kernel makes several passes in one
 /// launch). The runner divides samples accordingly; gen/ kernels pick their loop from it.
 enum class loop_mode { launches, in_kernel };
-inline const char* to_string(loop_mode m) {
+inline const char* to_string(loop_mode m) {  ///< "launches" or "in_kernel".
   return m == loop_mode::launches ? "launches" : "in_kernel";
 }
 
 /// Grid, block and dynamic shared memory of one launch.
 struct launch_shape {
-  dim3 grid{1, 1, 1};
-  dim3 block{1, 1, 1};
-  std::size_t dynamic_smem = 0;
+  dim3 grid{1, 1, 1};            ///< blocks per grid
+  dim3 block{1, 1, 1};           ///< threads per block
+  std::size_t dynamic_smem = 0;  ///< dynamic shared memory per block, bytes
 
-  unsigned long long threads() const {
+  unsigned long long threads() const {  ///< Threads in the whole launch.
     return 1ull * grid.x * grid.y * grid.z * block.x * block.y * block.z;
   }
-  unsigned block_threads() const { return block.x * block.y * block.z; }
+  unsigned block_threads() const { return block.x * block.y * block.z; }  ///< Threads per block.
+  /// Blocks in the grid.
   unsigned long long blocks() const { return 1ull * grid.x * grid.y * grid.z; }
 };
 
 /// What the compiler and the occupancy calculator say of a kernel at a block size.
 struct kernel_attributes {
-  int registers = 0;             ///< per thread
-  std::size_t static_smem = 0;   ///< bytes per block
-  std::size_t dynamic_smem = 0;  ///< bytes per block, as launched
-  std::size_t local_bytes = 0;   ///< per thread (spills, local arrays)
-  std::size_t const_bytes = 0;
-  int max_threads_per_block = 0;
-  int binary_version = 0;  ///< e.g. 90: the SASS the runtime picked
-  int ptx_version = 0;
-  int block_threads = 0;
-  int max_active_blocks_per_sm = 0;
-  double occupancy = 0;  ///< active warps / max warps per SM, 0..1
+  int registers = 0;                 ///< per thread
+  std::size_t static_smem = 0;       ///< bytes per block
+  std::size_t dynamic_smem = 0;      ///< bytes per block, as launched
+  std::size_t local_bytes = 0;       ///< per thread (spills, local arrays)
+  std::size_t const_bytes = 0;       ///< constant memory, bytes
+  int max_threads_per_block = 0;     ///< largest block the kernel can launch with
+  int binary_version = 0;            ///< e.g. 90: the SASS the runtime picked
+  int ptx_version = 0;               ///< e.g. 90: the PTX the SASS was compiled from
+  int block_threads = 0;             ///< the block size these figures are for
+  int max_active_blocks_per_sm = 0;  ///< resident blocks per SM at this block size
+  double occupancy = 0;              ///< active warps / max warps per SM, 0..1
 
+  /// The attributes of `kernel` at `block_threads` threads and `dynamic_smem` bytes per block.
   template <class Kernel>
   static kernel_attributes of(Kernel* kernel, int block_threads, std::size_t dynamic_smem = 0) {
     cudaFuncAttributes f{};

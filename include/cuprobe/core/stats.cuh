@@ -24,11 +24,17 @@ namespace cuprobe {
 /// Summary of a set of samples (any unit: the runner keeps each measurement's samples in the
 /// unit they were taken in, seconds, cycles, nanoseconds or a value).
 struct summary {
-  std::size_t count = 0;
+  std::size_t count = 0;  ///< the number of samples
+  /// The smallest, the largest, the mean and the median sample.
+  ///@{
   double min = 0, max = 0, mean = 0, median = 0;
+  ///@}
   double stdev = 0;      ///< sample standard deviation (n - 1)
   double rel_stdev = 0;  ///< stdev / mean (0 when the mean is 0)
+  /// The 5th, 10th, 25th, 75th, 90th, 95th and 99th percentiles.
+  ///@{
   double p05 = 0, p10 = 0, p25 = 0, p75 = 0, p90 = 0, p95 = 0, p99 = 0;
+  ///@}
   std::vector<double> sorted;  ///< the samples, ascending
 
   /// The q-th percentile (0..100), interpolated linearly between closest ranks.
@@ -105,9 +111,14 @@ inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, d
 /// which indices of `series` lie below the midpoint of its smallest and largest value (`low`)
 /// and which not (`high`). Empty (no step) when max / min - 1 is at most `min_step`.
 struct two_levels {
+  /// The indices of the samples below the midpoint, and of the others.
+  ///@{
   std::vector<std::size_t> low, high;
+  ///@}
+  /// True when both levels hold samples.
   bool stepped() const { return !low.empty() && !high.empty(); }
 };
+/// The two levels of `series` (empty when max / min - 1 is at most `min_step`).
 inline two_levels split_levels(const std::vector<double>& series, double min_step = 0.05) {
   two_levels r;
   if (series.empty()) return r;

@@ -179,13 +179,14 @@ inline double cycles_per_step_difference(unsigned long long cycles_short, int it
 /// The inputs of one launch, drawn on the host with Op::sample.
 template <class T>
 struct chain_inputs {
-  std::vector<T> init;  ///< chains x threads, [chain][thread]
-  T b{};
-  T c{};
-  int chains = 0;
-  unsigned long long threads = 0;
+  std::vector<T> init;             ///< chains x threads, [chain][thread]
+  T b{};                           ///< the operand b of every step
+  T c{};                           ///< the operand c of every step
+  int chains = 0;                  ///< chains per thread
+  unsigned long long threads = 0;  ///< threads of the launch
 };
 
+/// Inputs for `threads` threads of `chains` chains each, drawn from `seed` with Op::sample.
 template <class Op>
 chain_inputs<typename Op::value_type> make_chain_inputs(unsigned long long threads, int chains,
                                                         std::uint64_t seed) {
@@ -222,11 +223,11 @@ std::array<typename Op::value_type, 32> warp_chain_reference(
 
 /// What validate_chains found.
 struct chain_check {
-  bool ok = true;
+  bool ok = true;              ///< true when every value matched
   std::size_t checked = 0;     ///< values compared
   std::size_t mismatches = 0;  ///< values that differ (beyond Op::tolerance)
   std::string message;         ///< the first mismatch, in a sentence; empty when ok
-  explicit operator bool() const { return ok; }
+  explicit operator bool() const { return ok; }  ///< ok
 };
 
 namespace detail {

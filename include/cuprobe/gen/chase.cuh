@@ -30,6 +30,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_buffer.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/opaque.cuh"
 #include "cuprobe/ptx/shared.cuh"
@@ -45,6 +46,7 @@ namespace cuprobe::gen {
 /// One hop through ptx::ld with cache operator Op (ptx/cache.cuh): ld.global<.op>.b64.
 template <class Op = ptx::cache::none>
 struct chase_load {
+  /// The word at `p`, loaded with ld.global<.Op>.b64.
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
     return ptx::ld<Op>(p);
   }
@@ -57,6 +59,7 @@ using chase_load_global_cg = chase_load<ptx::cache::cg>;
 // ------------------------------------------------------------------------------------------
 // The ring.
 
+/// The lanes of a warp chase: the most rings one chase follows at once.
 inline constexpr unsigned chase_warp_lanes = 32;
 
 /// Successor of every node (uint32 node indices; 4 bytes of host memory per node): `rings`
@@ -104,7 +107,7 @@ __global__ void chase_link_kernel(std::uint64_t* base, const std::uint32_t* next
 /// address space (host_buffer, host_memory::mapped: every hop crosses the bus to the host).
 enum class chase_placement { device, host_mapped };
 
-inline const char* to_string(chase_placement p) {
+inline const char* to_string(chase_placement p) {  ///< "device" or "host_mapped".
   return p == chase_placement::device ? "device" : "host_mapped";
 }
 
@@ -156,20 +159,21 @@ class chase_ring {
     detail::chase_link_kernel<<<static_cast<unsigned>(blocks), 256>>>(mem_.data(), d_next.data(),
                                                                       nodes_, stride / 8);
     CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_ring link kernel");
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    synchronize_device("gen::chase_ring (linking the ring)");
   }
 
-  std::uint64_t nodes() const noexcept { return nodes_; }
-  std::uint64_t nodes_per_ring() const noexcept { return nodes_ / rings_; }
-  unsigned rings() const noexcept { return rings_; }
-  std::size_t stride() const noexcept { return stride_; }
+  std::uint64_t nodes() const noexcept { return nodes_; }  ///< the number of nodes, in all rings
+  std::uint64_t nodes_per_ring() const noexcept { return nodes_ / rings_; }  ///< nodes per ring
+  unsigned rings() const noexcept { return rings_; }       ///< the number of rings
+  std::size_t stride() const noexcept { return stride_; }  ///< bytes between consecutive nodes
   /// The working set: nodes x stride.
   std::size_t bytes() const noexcept { return static_cast<std::size_t>(nodes_ * stride_); }
-  std::uint64_t seed() const noexcept { return seed_; }
+  std::uint64_t seed() const noexcept { return seed_; }  ///< the seed the rings were drawn from
   /// Device address of node i (ring r starts at node r).
   std::uint64_t address(std::uint64_t node) const {
     return reinterpret_cast<std::uint64_t>(base_) + node * stride_;
   }
+  /// Where the ring lives.
   chase_placement placement() const noexcept { return placement_; }
   /// The node whose address is `a`; throws if `a` is not a node of this ring.
   std::uint64_t node_of(std::uint64_t a) const {
@@ -194,6 +198,7 @@ class chase_ring {
   }
   /// The device memory of a device ring (empty for a host-mapped one: host()).
   const device_buffer<std::uint64_t>& memory() const noexcept { return mem_; }
+  /// The host memory of a host-mapped ring (empty for a device one: memory()).
   const host_buffer<std::uint64_t>& host() const noexcept { return host_; }
 
  private:
@@ -219,18 +224,19 @@ enum class chase_lanes { one, warp_same, warp_own };
 /// rings, which no cache holds), none, or always one full pass.
 enum class chase_warmup { automatic, none, full_pass };
 
+/// "one", "warp_same" or "warp_own".
 inline const char* to_string(chase_lanes l) {
   return l == chase_lanes::one ? "one" : l == chase_lanes::warp_same ? "warp_same" : "warp_own";
 }
 
 /// How long to chase, and who chases.
 struct chase_options {
-  chase_lanes lanes = chase_lanes::one;
-  chase_warmup warmup = chase_warmup::automatic;
-  unsigned passes = 4;                 ///< timed hops = nodes per ring x passes ...
-  std::uint64_t min_steps = 1u << 14;  ///< ... at least this many (small rings) ...
+  chase_lanes lanes = chase_lanes::one;           ///< who chases
+  chase_warmup warmup = chase_warmup::automatic;  ///< warm-up before the timed hops
+  unsigned passes = 4;                            ///< timed hops = nodes per ring x passes ...
+  std::uint64_t min_steps = 1u << 14;             ///< ... at least this many (small rings) ...
   std::uint64_t max_steps = 1u << 19;  ///< ... at most this many (~0.3-0.5 s at DRAM latency)
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr;       ///< the stream the chase runs on
 };
 
 /// Timed hops for a ring of `nodes_per_ring`: clamp(nodes x passes, min_steps, max_steps).
@@ -255,29 +261,29 @@ inline std::uint64_t chase_warmup_steps(std::uint64_t nodes_per_ring, const chas
 
 /// What one chase measured.
 struct chase_result {
-  std::size_t bytes = 0;  ///< working set: nodes x stride
-  std::size_t stride = 0;
-  std::uint64_t nodes = 0;
-  unsigned rings = 1;
-  chase_lanes lanes = chase_lanes::one;
-  std::uint64_t steps = 0;         ///< timed hops per lane
-  std::uint64_t warmup_steps = 0;  ///< untimed hops before them
-  std::uint64_t cycles = 0;        ///< timed cycles (the slowest lane)
-  double cycles_per_hop = 0;
+  std::size_t bytes = 0;                  ///< working set: nodes x stride
+  std::size_t stride = 0;                 ///< bytes between consecutive nodes
+  std::uint64_t nodes = 0;                ///< the number of nodes, in all rings
+  unsigned rings = 1;                     ///< the number of rings
+  chase_lanes lanes = chase_lanes::one;   ///< who chased
+  std::uint64_t steps = 0;                ///< timed hops per lane
+  std::uint64_t warmup_steps = 0;         ///< untimed hops before them
+  std::uint64_t cycles = 0;               ///< timed cycles (the slowest lane)
+  double cycles_per_hop = 0;              ///< cycles / steps
   std::vector<std::uint64_t> last_nodes;  ///< per lane: the node reached after all hops
 };
 
 /// Per-lane input of the chase kernels: start address (or shared offset) per lane.
 struct chase_kernel_args {
-  std::uint64_t start[chase_warp_lanes];
-  std::uint64_t warmup;
-  std::uint64_t steps;
-  unsigned lanes;
+  std::uint64_t start[chase_warp_lanes];  ///< the start address per lane
+  std::uint64_t warmup;                   ///< untimed hops before the timed ones
+  std::uint64_t steps;                    ///< timed hops per lane
+  unsigned lanes;                         ///< the number of lanes that chase
 };
 /// Per-lane output: timed cycles and where the chain ended (so it cannot be optimised away).
 struct chase_lane_out {
-  unsigned long long cycles;
-  unsigned long long last;
+  unsigned long long cycles;  ///< timed cycles
+  unsigned long long last;    ///< where the chain ended
 };
 
 /// The global-memory chase: lane l < a.lanes follows p = load(p) from a.start[l], a.warmup hops
@@ -361,7 +367,7 @@ inline chase_result chase_prepare(chase_kernel_args& a, std::uint64_t nodes, std
 template <class ToNode>
 void chase_finish(chase_result& r, const device_buffer<chase_lane_out>& out, unsigned lanes,
                   const chase_options& o, ToNode to_node) {
-  CUPROBE_CHECK(cudaStreamSynchronize(o.stream));
+  wait_for(o.stream, "gen::chase_finish");
   const std::vector<chase_lane_out> h = out.to_host();
   for (unsigned l = 0; l < lanes; ++l) {
     require(!device_buffer<chase_lane_out>::is_poison(h[l]), "chase: a lane wrote no result");
@@ -452,7 +458,7 @@ __global__ void chase_hops_kernel(std::uint64_t start, std::uint64_t warmup, std
 
 /// What chase_hops measured on one SM.
 struct chase_hops_result {
-  std::uint32_t sm = 0;
+  std::uint32_t sm = 0;               ///< the SM the chase ran on
   std::vector<std::uint32_t> cycles;  ///< per hop, in order (clock-read overhead included)
   std::uint64_t last_node = 0;        ///< where the chase ended (validates the hops)
 };
@@ -483,7 +489,7 @@ chase_hops_result chase_hops(const chase_ring& ring, std::uint32_t sm, std::uint
   chase_hops_kernel<Load><<<unsigned(4 * sms), 32, hops * 4, stream>>>(
       ring.address(start_node), warmup, hops, sm, load, claimed.data(), cycles.data(), out.data());
   CUPROBE_CHECK_LAUNCH("cuprobe::gen::chase_hops_kernel");
-  CUPROBE_CHECK(cudaStreamSynchronize(stream));
+  wait_for(stream, "gen::chase_hops");
   require(claimed.to_host()[0] == 1, "chase_hops: no block started on SM " + std::to_string(sm) +
                                          " (the device has " + std::to_string(sms) + " SMs)");
   chase_hops_result r;

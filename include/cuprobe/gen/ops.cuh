@@ -58,11 +58,11 @@ enum class operand { init, b, c };
 /// Two binary16 values packed as in a register, lane 0 in the low 16 bits. A plain struct
 /// (trivially copyable, unlike __half2) so that device_buffer and memcpy take it.
 struct f16x2 {
-  std::uint32_t bits;
+  std::uint32_t bits;  ///< The two values: lane 0 in bits 0-15, lane 1 in bits 16-31.
 };
 /// Two bfloat16 values packed as in a register, lane 0 in the low 16 bits.
 struct bf16x2 {
-  std::uint32_t bits;
+  std::uint32_t bits;  ///< The two values: lane 0 in bits 0-15, lane 1 in bits 16-31.
 };
 
 namespace detail {
@@ -202,13 +202,14 @@ inline std::string format_value(bf16x2 v) { return format_16x2(v.bits, bfloat16)
 /// exchange), and random operands (integers: every value; floating point: [-1, 1)).
 template <class T>
 struct op_base {
-  using value_type = T;
-  static constexpr op_kind kind = op_kind::other;
+  using value_type = T;                            ///< The register type the chain carries.
+  static constexpr op_kind kind = op_kind::other;  ///< The peak-model row: other.
   /// Largest relative difference a chain's result may have from the host reference; 0: exact.
   static constexpr double tolerance = 0;
   /// True for operations whose result depends on other lanes (see ops::shfl_idx).
   static constexpr bool warp_collective = false;
 
+  /// A random operand for `which`: any integer, or a float in [-1, 1).
   static T sample(std::uint64_t seed, std::uint64_t index, operand which) {
     static_assert(std::is_arithmetic_v<T>,
                   "cuprobe::gen::op_base<T>::sample draws only arithmetic T; give your operation "
@@ -240,6 +241,7 @@ inline bf16x2 draw(std::uint64_t s, std::uint64_t i, double lo, double hi, bf16x
 /// [-0.25, 0.25) they stay bounded (|x| below max(|x0|, 250)) for any number of steps.
 template <class T>
 struct contracting_op : op_base<T> {
+  /// A random operand: b in [0.5, 0.999), c in [-0.25, 0.25), the start in [-1, 1).
   static T sample(std::uint64_t seed, std::uint64_t index, operand which) {
     const double lo = which == operand::b ? 0.5 : which == operand::c ? -0.25 : -1.0;
     const double hi = which == operand::b ? 0.999 : which == operand::c ? 0.25 : 1.0;
@@ -251,33 +253,40 @@ namespace ops {
 
 /// fma.rn.f32: acc * b + c, one FFMA, 2 FLOP. The host twin is std::fma: both round once.
 struct fma_f32 : contracting_op<float> {
-  static constexpr const char* name = "fma.rn.f32";
-  static constexpr double ops = 2;
-  static constexpr const char* sass = "FFMA";
-  static constexpr op_kind kind = op_kind::fp32_fma;
+  static constexpr const char* name = "fma.rn.f32";   ///< Its PTX spelling.
+  static constexpr double ops = 2;                    ///< FLOP per instruction.
+  static constexpr const char* sass = "FFMA";         ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::fp32_fma;  ///< Its peak-model row.
+  /// One step of the chain on the device: one FFMA.
   __device__ static float apply(float acc, float b, float c) { return __fmaf_rn(acc, b, c); }
+  /// The host twin: std::fma, rounded once.
   static float host_apply(float acc, float b, float c) { return std::fma(acc, b, c); }
 };
 
 /// add.rn.f32: acc + b, one FADD, 1 FLOP (c is unused). __fadd_rn is never contracted.
 struct add_f32 : op_base<float> {
-  static constexpr const char* name = "add.rn.f32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "FADD";
-  static constexpr op_kind kind = op_kind::fp32_add;
+  static constexpr const char* name = "add.rn.f32";   ///< Its PTX spelling.
+  static constexpr double ops = 1;                    ///< FLOP per instruction.
+  static constexpr const char* sass = "FADD";         ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::fp32_add;  ///< Its peak-model row.
+  /// One step of the chain on the device: one FADD.
   __device__ static float apply(float acc, float b, float) { return __fadd_rn(acc, b); }
+  /// The host twin: acc + b.
   static float host_apply(float acc, float b, float) { return acc + b; }
 };
 
 /// mul.rn.f32: acc * b, one FMUL, 1 FLOP (c is unused). b is drawn within 2^-16 of 1, so that
 /// a chain of a million steps neither overflows nor underflows.
 struct mul_f32 : op_base<float> {
-  static constexpr const char* name = "mul.rn.f32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "FMUL";
-  static constexpr op_kind kind = op_kind::fp32_mul;
+  static constexpr const char* name = "mul.rn.f32";   ///< Its PTX spelling.
+  static constexpr double ops = 1;                    ///< FLOP per instruction.
+  static constexpr const char* sass = "FMUL";         ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::fp32_mul;  ///< Its peak-model row.
+  /// One step of the chain on the device: one FMUL.
   __device__ static float apply(float acc, float b, float) { return __fmul_rn(acc, b); }
+  /// The host twin: acc * b.
   static float host_apply(float acc, float b, float) { return acc * b; }
+  /// A random operand: b within 2^-16 of 1, the others in [0.5, 2).
   static float sample(std::uint64_t seed, std::uint64_t index, operand which) {
     const std::uint64_t s = detail::operand_seed(seed, which);
     if (which == operand::b) return host_random<float>(s, index, 1.f - 0x1p-16f, 1.f + 0x1p-16f);
@@ -290,7 +299,8 @@ struct mul_f32 : op_base<float> {
 /// (detail::fma16), as the hardware does.
 template <class T>
 struct packed16_fma : contracting_op<T> {
-  static constexpr double ops = 4;
+  static constexpr double ops = 4;  ///< FLOP per instruction.
+  /// The host twin: each lane's exact a * b + c, rounded once.
   static T host_apply(T acc, T b, T c) {
     constexpr detail::format16 f = std::is_same_v<T, f16x2> ? detail::binary16 : detail::bfloat16;
     return detail::fma16x2(acc, b, c, f);
@@ -300,9 +310,10 @@ struct packed16_fma : contracting_op<T> {
 /// fma.rn.f16x2: two half-precision FMAs in one HFMA2. On sm_90 ptxas spreads independent
 /// HFMA2 over two pipes, spelling half of them HFMA2.MMA.
 struct hfma2_f16 : packed16_fma<f16x2> {
-  static constexpr const char* name = "fma.rn.f16x2";
-  static constexpr const char* sass = "HFMA2(\\.MMA)? R[0-9]+, R";
-  static constexpr op_kind kind = op_kind::fp16x2_fma;
+  static constexpr const char* name = "fma.rn.f16x2";               ///< Its PTX spelling.
+  static constexpr const char* sass = "HFMA2(\\.MMA)? R[0-9]+, R";  ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::fp16x2_fma;              ///< Its peak-model row.
+  /// One step of the chain on the device: one HFMA2.
   __device__ static f16x2 apply(f16x2 acc, f16x2 b, f16x2 c) {
     return f16x2{ptx::fma_rn_f16x2(acc.bits, b.bits, c.bits)};
   }
@@ -312,9 +323,10 @@ struct hfma2_f16 : packed16_fma<f16x2> {
 /// half ptxas puts on the second pipe). Native from sm_80; refused, with a sentence, when
 /// instantiated for an older target.
 struct hfma2_bf16 : packed16_fma<bf16x2> {
-  static constexpr const char* name = "fma.rn.bf16x2";
-  static constexpr const char* sass = "HFMA2(\\.MMA)?\\.BF16_V2 R";
-  static constexpr op_kind kind = op_kind::bf16x2_fma;
+  static constexpr const char* name = "fma.rn.bf16x2";               ///< Its PTX spelling.
+  static constexpr const char* sass = "HFMA2(\\.MMA)?\\.BF16_V2 R";  ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::bf16x2_fma;               ///< Its peak-model row.
+  /// One step of the chain on the device: one HFMA2.BF16_V2 (sm_80 or newer).
   template <class T = bf16x2>  // a template, so that the guard fires only when used
   __device__ static T apply(T acc, T b, T c) {
     CUPROBE_REQUIRE_SM(800, T,
@@ -325,24 +337,28 @@ struct hfma2_bf16 : packed16_fma<bf16x2> {
 
 /// fma.rn.f64: acc * b + c, one DFMA, 2 FLOP; host twin std::fma.
 struct fma_f64 : contracting_op<double> {
-  static constexpr const char* name = "fma.rn.f64";
-  static constexpr double ops = 2;
-  static constexpr const char* sass = "DFMA";
-  static constexpr op_kind kind = op_kind::fp64_fma;
+  static constexpr const char* name = "fma.rn.f64";   ///< Its PTX spelling.
+  static constexpr double ops = 2;                    ///< FLOP per instruction.
+  static constexpr const char* sass = "DFMA";         ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::fp64_fma;  ///< Its peak-model row.
+  /// One step of the chain on the device: one DFMA.
   __device__ static double apply(double acc, double b, double c) { return __fma_rn(acc, b, c); }
+  /// The host twin: std::fma.
   static double host_apply(double acc, double b, double c) { return std::fma(acc, b, c); }
 };
 
 /// mad.lo.u32: acc * b + c modulo 2^32, one IMAD, counted as 1 op. Inline PTX keeps the
 /// optimiser from reshaping the unrolled polynomial.
 struct imad_u32 : op_base<unsigned> {
-  static constexpr const char* name = "mad.lo.u32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "IMAD R[0-9]+, U?R[0-9]+";
-  static constexpr op_kind kind = op_kind::int32_mad;
+  static constexpr const char* name = "mad.lo.u32";               ///< Its PTX spelling.
+  static constexpr double ops = 1;                                ///< Operations per instruction.
+  static constexpr const char* sass = "IMAD R[0-9]+, U?R[0-9]+";  ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::int32_mad;             ///< Its peak-model row.
+  /// One step of the chain on the device: one IMAD.
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
     return ptx::mad_lo_u32(acc, b, c);
   }
+  /// The host twin: acc * b + c modulo 2^32.
   static unsigned host_apply(unsigned acc, unsigned b, unsigned c) { return acc * b + c; }
 };
 
@@ -351,27 +367,31 @@ struct imad_u32 : op_base<unsigned> {
 /// acc + n * b, and ptxas turns two PTX adds of the same b into one IMAD; adding b and c in
 /// every step leaves it one dependent IADD3 per step (checked in tests/sass/compute_ops.cu).
 struct iadd3_u32 : op_base<unsigned> {
-  static constexpr const char* name = "add.u32+add.u32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "IADD3 R[0-9]+, U?R[0-9]+";
-  static constexpr op_kind kind = op_kind::int32_add;
+  static constexpr const char* name = "add.u32+add.u32";           ///< Its PTX spelling.
+  static constexpr double ops = 1;                                 ///< Operations per instruction.
+  static constexpr const char* sass = "IADD3 R[0-9]+, U?R[0-9]+";  ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::int32_add;              ///< Its peak-model row.
+  /// One step of the chain on the device: one IADD3.
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
     return ptx::add3_u32(acc, b, c);
   }
+  /// The host twin: acc + b + c modulo 2^32.
   static unsigned host_apply(unsigned acc, unsigned b, unsigned c) { return acc + b + c; }
 };
 
 /// lop3.b32 with LUT 0x6A, (acc & b) ^ c: one LOP3.LUT, 1 op. The host twin evaluates the
 /// truth table bit by bit, so another LUT needs only a new constant.
 struct lop3_b32 : op_base<unsigned> {
-  static constexpr unsigned lut = 0x6A;  // (a & b) ^ c with a = 0xF0, b = 0xCC, c = 0xAA
-  static constexpr const char* name = "lop3.b32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "LOP3\\.LUT";
-  static constexpr op_kind kind = op_kind::logic;
+  static constexpr unsigned lut = 0x6A;  ///< (a & b) ^ c with a = 0xF0, b = 0xCC, c = 0xAA
+  static constexpr const char* name = "lop3.b32";    ///< Its PTX spelling.
+  static constexpr double ops = 1;                   ///< Operations per instruction.
+  static constexpr const char* sass = "LOP3\\.LUT";  ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::logic;    ///< Its peak-model row.
+  /// One step of the chain on the device: one LOP3.LUT.
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned c) {
     return ptx::lop3_b32<lut>(acc, b, c);
   }
+  /// The host twin: the truth table `lut`, bit by bit.
   static unsigned host_apply(unsigned a, unsigned b, unsigned c) {
     unsigned r = 0;
     for (int i = 0; i < 32; ++i) {
@@ -388,15 +408,18 @@ struct lop3_b32 : op_base<unsigned> {
 /// instruction's relative error below 2^-22.9 (PTX ISA, rsqrt) a whole chain stays within
 /// 2 x (2^-22.9 + 2^-24) of the double-precision reference: `tolerance` is 1e-6.
 struct rsqrt_f32 : op_base<float> {
-  static constexpr const char* name = "rsqrt.approx.ftz.f32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "MUFU\\.RSQ";
-  static constexpr op_kind kind = op_kind::special_function;
-  static constexpr double tolerance = 1e-6;
+  static constexpr const char* name = "rsqrt.approx.ftz.f32";  ///< Its PTX spelling.
+  static constexpr double ops = 1;                             ///< FLOP per instruction.
+  static constexpr const char* sass = "MUFU\\.RSQ";            ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::special_function;   ///< Its peak-model row.
+  static constexpr double tolerance = 1e-6;  ///< The relative error a whole chain may accumulate.
+  /// One step of the chain on the device: one MUFU.RSQ.
   __device__ static float apply(float acc, float, float) { return ptx::rsqrt_approx_ftz_f32(acc); }
+  /// The host twin: 1 / sqrt(acc) in double precision.
   static float host_apply(float acc, float, float) {
     return static_cast<float>(1.0 / std::sqrt(static_cast<double>(acc)));
   }
+  /// A random operand in [0.25, 4).
   static float sample(std::uint64_t seed, std::uint64_t index, operand which) {
     return host_random<float>(detail::operand_seed(seed, which), index, 0.25f, 4.f);
   }
@@ -406,19 +429,22 @@ struct rsqrt_f32 : op_base<float> {
 /// (c is unused). The value travels around the warp, so the reference simulates whole warps
 /// (host_apply_warp) and launches need whole warps (blocks of a multiple of 32 threads).
 struct shfl_idx : op_base<unsigned> {
-  static constexpr const char* name = "shfl.sync.idx.b32";
-  static constexpr double ops = 1;
-  static constexpr const char* sass = "SHFL\\.IDX";
-  static constexpr op_kind kind = op_kind::shuffle;
-  static constexpr bool warp_collective = true;
+  static constexpr const char* name = "shfl.sync.idx.b32";  ///< Its PTX spelling.
+  static constexpr double ops = 1;                          ///< Operations per instruction.
+  static constexpr const char* sass = "SHFL\\.IDX";         ///< Its SASS (a regex).
+  static constexpr op_kind kind = op_kind::shuffle;         ///< Its peak-model row.
+  static constexpr bool warp_collective = true;  ///< The value of each lane depends on other lanes.
+  /// One step of the chain on the device: one SHFL.IDX from lane (lane + b) mod 32.
   __device__ static unsigned apply(unsigned acc, unsigned b, unsigned) {
     // The source lane is the low 5 bits of threadIdx.x + b: loop-invariant, computed once.
     return __shfl_sync(0xFFFFFFFFu, acc, static_cast<int>(threadIdx.x + b));
   }
+  /// The host twin, over a whole warp: lane l takes the value of lane (l + b) mod 32.
   static void host_apply_warp(std::array<unsigned, 32>& lanes, unsigned b, unsigned) {
     const std::array<unsigned, 32> in = lanes;
     for (unsigned l = 0; l < 32; ++l) lanes[l] = in[(l + b) & 31u];
   }
+  /// A random operand: b in [1, 31] (a shift that moves the value), the others any.
   static unsigned sample(std::uint64_t seed, std::uint64_t index, operand which) {
     const std::uint64_t s = detail::operand_seed(seed, which);
     return which == operand::b ? host_random<unsigned>(s, index, 1u, 31u)

@@ -28,6 +28,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/ptx/atomic.cuh"
 #include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/fence.cuh"
@@ -53,6 +54,7 @@ enum class publish_pattern {
   release_atomic_acquire_load,
 };
 
+/// The name of a pattern, as reports print it.
 inline const char* to_string(publish_pattern p) {
   switch (p) {
     case publish_pattern::fence_then_atomic:
@@ -64,6 +66,7 @@ inline const char* to_string(publish_pattern p) {
   }
 }
 
+/// Threads per block of last_block_sum_kernel.
 inline constexpr unsigned last_block_sum_threads = 256;
 
 namespace detail {
@@ -136,6 +139,7 @@ __global__ void __launch_bounds__(last_block_sum_threads)
 template <class T>
 class basic_last_block_sum {
  public:
+  /// Allocates partial sums for up to `max_blocks` blocks.
   explicit basic_last_block_sum(unsigned max_blocks)
       : partials_(checked(max_blocks)), counter_(1), out_(1) {
     counter_.zero();
@@ -164,12 +168,13 @@ class basic_last_block_sum {
   unsigned long long operator()(const T* in, std::size_t n, unsigned blocks, publish_pattern p) {
     out_.poison();
     launch(in, n, blocks, p, out_.data());
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    synchronize_device("gen::ordering (a publish/consume launch)");
     return out_.to_host()[0];
   }
 
   /// The ticket counter as the device holds it (0 between launches).
   unsigned counter_value() const { return counter_.to_host()[0]; }
+  /// The most blocks a reduction may use.
   unsigned max_blocks() const { return static_cast<unsigned>(partials_.size()); }
 
  private:
@@ -254,6 +259,7 @@ __global__ void fence_cost_kernel(const std::uint64_t* lines, unsigned long long
 /// sm_90a it is the generic ATOM.E.ADD.64 (its shared and local fallbacks are branched over
 /// for a global address: the same few instructions on every hop).
 struct chase_load_home {
+  /// The word at `p`, read by an atomic add of zero where the L2 homes it.
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) const {
     unsigned long long zero = 0;
     ptx::opaque(zero);

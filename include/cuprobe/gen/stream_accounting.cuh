@@ -20,9 +20,11 @@ enum class stream_layout { partitioned, replicated };
 /// How a kernel's grid walks the arrays: grid-stride over a device-filling grid, or one
 /// element per thread over as many blocks as the array needs.
 enum class stream_grid { persistent, covering };
-inline constexpr unsigned max_stream_inputs = 8;
+inline constexpr unsigned max_stream_inputs = 8;  ///< The most input arrays of the mixed pattern.
+/// Input arrays of the mixed pattern by default.
 inline constexpr unsigned default_mixed_inputs = 5;
 
+/// "read", "write", "copy" or "mixed".
 inline const char* to_string(stream_pattern p) {
   switch (p) {
     case stream_pattern::read:
@@ -36,9 +38,11 @@ inline const char* to_string(stream_pattern p) {
   }
   return "?";
 }
+/// "partitioned" or "replicated".
 inline const char* to_string(stream_layout l) {
   return l == stream_layout::partitioned ? "partitioned" : "replicated";
 }
+/// "persistent" or "covering".
 inline const char* to_string(stream_grid g) {
   return g == stream_grid::persistent ? "persistent" : "covering";
 }
@@ -64,16 +68,17 @@ inline double stream_working_set_bytes(stream_pattern p, std::uint64_t elements,
 /// figure divides by. Not counted: the read pattern's one sink word per thread, and any DRAM
 /// traffic the memory system adds (write-allocate fills, ECC): say so next to the number.
 struct stream_bytes {
-  stream_pattern pattern = stream_pattern::read;
-  std::uint64_t elements = 0;  ///< N: elements per array
-  std::uint64_t element_bytes = 0;
-  std::uint64_t passes = 0;           ///< passes the figures cover
-  std::uint64_t reads_per_pass = 0;   ///< elements read per pass
-  std::uint64_t writes_per_pass = 0;  ///< elements written per pass
-  std::uint64_t bytes_read = 0;
-  std::uint64_t bytes_written = 0;
-  std::string rule;  ///< e.g. "copy: N read + N written per pass"
+  stream_pattern pattern = stream_pattern::read;  ///< what the kernel does
+  std::uint64_t elements = 0;                     ///< N: elements per array
+  std::uint64_t element_bytes = 0;                ///< bytes per element
+  std::uint64_t passes = 0;                       ///< passes the figures cover
+  std::uint64_t reads_per_pass = 0;               ///< elements read per pass
+  std::uint64_t writes_per_pass = 0;              ///< elements written per pass
+  std::uint64_t bytes_read = 0;                   ///< bytes read, in all
+  std::uint64_t bytes_written = 0;                ///< bytes written, in all
+  std::string rule;                               ///< e.g. "copy: N read + N written per pass"
 
+  /// bytes_read + bytes_written
   std::uint64_t total() const { return bytes_read + bytes_written; }
 };
 

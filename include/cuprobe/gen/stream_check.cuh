@@ -26,13 +26,13 @@ namespace cuprobe::gen {
 
 /// The outcome of one validation.
 struct stream_check {
-  bool ok = false;
+  bool ok = false;               ///< true when every word matched
   std::uint64_t checked = 0;     ///< words compared (read: the sinks summed)
   std::uint64_t mismatches = 0;  ///< words that differ (read: 0 or 1)
   std::uint64_t first_bad = 0;   ///< word index of the first mismatch
   std::uint32_t expected = 0;    ///< at first_bad (read: the expected total)
-  std::uint32_t found = 0;
-  std::string message;  ///< one sentence, also when ok
+  std::uint32_t found = 0;       ///< at first_bad
+  std::string message;           ///< one sentence, also when ok
 
   /// Throws cuprobe::error with the message unless ok.
   void require() const {

@@ -89,7 +89,7 @@ __host__ __device__ constexpr std::uint32_t stream_written_word(std::uint64_t wo
 /// .STRONG.SYS in SASS), write-back for ca (both .STRONG.SM), streaming for last-use (lu ->
 /// cs), and the plain store for the rest (none, nc, L2 prefetch sizes).
 // clang-format off
-template <class Op> struct paired_store { using type = ptx::cache::none; };
+template <class Op> struct paired_store { using type = ptx::cache::none; /**< The store. */ };
 template <> struct paired_store<ptx::cache::ca> { using type = ptx::cache::wb; };
 template <> struct paired_store<ptx::cache::cg> { using type = ptx::cache::cg; };
 template <> struct paired_store<ptx::cache::cs> { using type = ptx::cache::cs; };
@@ -111,7 +111,7 @@ CUPROBE_DETAIL_PAIR_HINT(nc_no_allocate, no_allocate)
 #undef CUPROBE_DETAIL_PAIR_HINT
 // clang-format on
 template <class Op>
-using paired_store_t = typename paired_store<Op>::type;
+using paired_store_t = typename paired_store<Op>::type;  ///< paired_store<Op>::type.
 
 // ---- The kernels. ----
 
@@ -247,7 +247,7 @@ __device__ __forceinline__ void stream_body(const stream_args& a) {
 }
 
 template <stream_pattern P, class T, class LdOp, class StOp, loop_mode M>
-__global__ void stream_pass_kernel(stream_args a) {
+__global__ void stream_pass_kernel(stream_args a) {  ///< stream_body as a __global__ kernel.
   stream_body<P, T, LdOp, StOp, M>(a);
 }
 
@@ -272,7 +272,7 @@ __device__ __forceinline__ void stream_covering_body(const stream_args& a) {
 }
 
 template <stream_pattern P, class T, class LdOp, class StOp>
-__global__ void stream_covering_kernel(stream_args a) {
+__global__ void stream_covering_kernel(stream_args a) {  ///< stream_covering_body as a kernel.
   stream_covering_body<P, T, LdOp, StOp>(a);
 }
 

@@ -70,18 +70,19 @@ inline launch_shape stream_covering_shape(std::uint64_t elements, int block_thre
 // ---- Type lists and names. ----
 
 template <class... Ts>
-struct type_list {};
+struct type_list {};  ///< Element types (or load operators) for stream_table.
 template <stream_pattern... Ps>
-struct pattern_list {};
+struct pattern_list {};  ///< Stream patterns for stream_table.
 template <loop_mode... Ms>
-struct mode_list {};
+struct mode_list {};  ///< Loop modes for stream_table.
 template <stream_grid... Gs>
-struct grid_list {};
+struct grid_list {};  ///< Grids for stream_table.
+/// Every pattern: read, write, copy and mixed.
 using all_patterns = pattern_list<stream_pattern::read, stream_pattern::write, stream_pattern::copy,
                                   stream_pattern::mixed>;
-using all_modes = mode_list<loop_mode::launches, loop_mode::in_kernel>;
-using persistent_grids = grid_list<stream_grid::persistent>;
-using all_grids = grid_list<stream_grid::persistent, stream_grid::covering>;
+using all_modes = mode_list<loop_mode::launches, loop_mode::in_kernel>;       ///< Both loop modes.
+using persistent_grids = grid_list<stream_grid::persistent>;                  ///< Persistent only.
+using all_grids = grid_list<stream_grid::persistent, stream_grid::covering>;  ///< Both grids.
 
 /// A short name for an element type in reports ("float4"); the width for others ("b128").
 template <class T>
@@ -128,17 +129,17 @@ CUPROBE_DETAIL_ELEMENT_NAME(double2)
 
 /// One instantiated stream kernel and what it does.
 struct stream_kernel {
-  stream_key key;
-  stream_pattern pattern = stream_pattern::read;
-  loop_mode mode = loop_mode::launches;
+  stream_key key;                                 ///< the kernel's name, by its types
+  stream_pattern pattern = stream_pattern::read;  ///< what it reads and writes
+  loop_mode mode = loop_mode::launches;           ///< how it repeats passes
   stream_grid grid = stream_grid::persistent;  ///< covering: launches mode, stream_covering_shape
-  std::size_t element_bytes = 0;
-  const char* element = "";
+  std::size_t element_bytes = 0;               ///< sizeof the element type
+  const char* element = "";                    ///< the element type's name (element_name)
   const char* load_op = "";    ///< the load tag's name (write kernels too: it picks the store)
   const char* store_op = "";   ///< paired_store_t<load op>'s name
   const char* load_ptx = "";   ///< "ld.global.cg"
   const char* store_ptx = "";  ///< "st.global.cg"
-  void (*kernel)(stream_args) = nullptr;
+  void (*kernel)(stream_args) = nullptr;  ///< the kernel
 
   /// "copy float4 ld.global.cg -> st.global.cg, in_kernel"; covering grids end in
   /// ", launches, covering".
@@ -303,10 +304,12 @@ stream_kernel make_stream_kernel() {
 class stream_kernel_set {
  public:
   stream_kernel_set() = default;
+  /// A set of the given kernels.
   explicit stream_kernel_set(std::vector<stream_kernel> k) : kernels_(std::move(k)) {}
+  /// The kernels, in the order added.
   const std::vector<stream_kernel>& kernels() const noexcept { return kernels_; }
-  std::size_t size() const noexcept { return kernels_.size(); }
-  bool contains(const stream_key& key) const {
+  std::size_t size() const noexcept { return kernels_.size(); }  ///< The number of kernels.
+  bool contains(const stream_key& key) const {  ///< True when it holds the kernel `key` names.
     for (const auto& k : kernels_)
       if (k.key == key) return true;
     return false;
@@ -335,7 +338,7 @@ class stream_kernel_set {
   }
 
  protected:
-  std::vector<stream_kernel> kernels_;
+  std::vector<stream_kernel> kernels_;  ///< The kernels, in the order added.
 };
 
 /// Every combination of Elements x LoadOps x Patterns x Modes x Grids that exists (covering
@@ -352,6 +355,7 @@ class stream_table : public stream_kernel_set {
 
   template <stream_pattern P, class T, class Op, loop_mode M = loop_mode::launches,
             stream_grid G = stream_grid::persistent>
+  /// True when the table holds the kernel of these types.
   static constexpr bool holds =
       detail::in_type_list<T, Elements>::value&& detail::in_type_list<Op, LoadOps>::value&&
           detail::in_pattern_list<P, Patterns>::value&& detail::in_mode_list<M, Modes>::value&&
@@ -359,6 +363,7 @@ class stream_table : public stream_kernel_set {
 
   template <stream_pattern P, class T, class Op, loop_mode M = loop_mode::launches,
             stream_grid G = stream_grid::persistent>
+  /// The kernel of these types; a compile error when the table does not hold it.
   const stream_kernel& get() const {
     static_assert(detail::in_type_list<T, Elements>::value,
                   "cuprobe::gen::stream_table::get: this element type is not in the table's "

@@ -19,6 +19,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/gen/stream_accounting.cuh"
 #include "cuprobe/gen/stream_check.cuh"
 #include "cuprobe/gen/stream_kernels.cuh"
@@ -30,6 +31,7 @@ namespace cuprobe::gen {
 /// hold 32-bit words (elements x element_bytes / 4), aligned for any element type.
 class stream_workload {
  public:
+  /// Allocates the arrays of `elements` elements of `element_bytes` (4, 8 or 16) bytes.
   stream_workload(stream_pattern pattern, std::size_t element_bytes, std::uint64_t elements,
                   unsigned inputs = default_mixed_inputs)
       : pattern_(pattern), element_bytes_(element_bytes), elements_(elements) {
@@ -44,15 +46,19 @@ class stream_workload {
     if (pattern != stream_pattern::read) out_ = device_buffer<std::uint32_t>(words());
   }
 
-  stream_pattern pattern() const { return pattern_; }
-  std::size_t element_bytes() const { return element_bytes_; }
-  std::uint64_t elements() const { return elements_; }
+  stream_pattern pattern() const { return pattern_; }           ///< What the kernels do.
+  std::size_t element_bytes() const { return element_bytes_; }  ///< Bytes per element: 4, 8 or 16.
+  std::uint64_t elements() const { return elements_; }          ///< Elements per array.
+  /// 32-bit words per array.
   std::uint64_t words() const { return elements_ * (element_bytes_ / 4); }
   /// Input arrays: read and copy 1, write 0, mixed N.
   unsigned inputs() const { return inputs_; }
+  /// Input array `k`.
   const device_buffer<std::uint32_t>& input(unsigned k) const { return in_.at(k); }
+  /// The output array (empty for read).
   const device_buffer<std::uint32_t>& output() const { return out_; }
   device_buffer<std::uint32_t>& output() { return out_; }  ///< e.g. for a peer to write into
+  /// The read pattern's sink words.
   const device_buffer<std::uint32_t>& sinks() const { return sink_; }
 
   /// Input k, word w becomes stream_input_word(seed, k, w).
@@ -62,7 +68,7 @@ class stream_workload {
           <<<detail::check_grid(words()), 256>>>(in_[k].data(), words(), seed, k);
       CUPROBE_CHECK_LAUNCH("cuprobe::gen::detail::fill_input_kernel");
     }
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    synchronize_device("gen::stream_workload::fill_inputs");
     seed_ = seed;
     filled_ = true;
   }
@@ -121,7 +127,7 @@ class stream_workload {
   stream_check check() const {
     require(has_args_, "stream_workload::check: call args() and launch first");
     require(inputs_ == 0 || filled_, "stream_workload::check: call fill_inputs() before launching");
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    synchronize_device("gen::stream_workload::check");
     if (pattern_ == stream_pattern::read) {
       const std::uint32_t total = detail::device_sum(nullptr, words(), seed_);
       const std::uint32_t expected = total * static_cast<std::uint32_t>(passes_ * replicas());

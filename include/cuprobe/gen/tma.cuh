@@ -65,35 +65,37 @@ namespace cuprobe::gen {
 
 /// How a stream or a chase hop copies: cp.async.bulk (1-D, no tensor map) or a tensor copy.
 enum class tma_copy { bulk, tensor };
+/// "bulk" or "tensor".
 inline const char* to_string(tma_copy c) { return c == tma_copy::bulk ? "bulk" : "tensor"; }
 
 /// Which chunks a CTA copies: interleaved (CTA b takes b, b + grid, b + 2 grid, ...: at any
 /// moment the grid works on one window of consecutive chunks) or contiguous (CTA b takes the
 /// b-th of grid equal ranges: as many sequential streams as CTAs).
 enum class tma_order { interleaved, contiguous };
-inline const char* to_string(tma_order o) {
+inline const char* to_string(tma_order o) {  ///< "interleaved" or "contiguous".
   return o == tma_order::interleaved ? "interleaved" : "contiguous";
 }
 /// The L2 policy of the store streams' bulk stores: none, or createpolicy evict_first.
 enum class tma_store_hint { none, evict_first };
-inline const char* to_string(tma_store_hint h) {
+inline const char* to_string(tma_store_hint h) {  ///< "none" or "evict_first".
   return h == tma_store_hint::none ? "none" : "evict_first";
 }
 /// How a store-stream issuer bounds its stores in flight before it moves on: wait_group.read
 /// (until the sources were read: what an epilogue needs before it rewrites its buffer) or
 /// wait_group (until the writes completed).
 enum class tma_store_wait { read, complete };
-inline const char* to_string(tma_store_wait w) {
+inline const char* to_string(tma_store_wait w) {  ///< "wait_group.read" or "wait_group".
   return w == tma_store_wait::read ? "wait_group.read" : "wait_group";
 }
 /// Store-stream issuers: 1 .. tma_max_store_issuers threads (lane 0 of warps 0, 1, ...).
 inline constexpr unsigned tma_max_store_issuers = 4;
 
-inline constexpr unsigned tma_max_stages = 8;
+inline constexpr unsigned tma_max_stages = 8;  ///< The most stages a stream's ring has.
 /// Rows of the tensor streams' [rows][128 B] view (one 128-byte swizzle span).
 inline constexpr std::uint32_t tma_row_bytes = 128;
 /// Alignment of the stage buffers in dynamic shared memory (what the 128-byte swizzle needs).
 inline constexpr std::uint32_t tma_buffer_alignment = 1024;
+/// The largest copy_bytes of a stream.
 inline constexpr std::uint32_t tma_max_copy_bytes = 32 * 1024;
 
 /// Threads of a stream block: the producer warp and `consumer_warps` warps.
@@ -105,15 +107,16 @@ inline constexpr std::size_t tma_stream_smem_bytes(std::uint32_t copy_bytes, uns
   return std::size_t(copy_bytes) * stages + tma_buffer_alignment;
 }
 
+/// The arguments of the TMA load and store stream kernels.
 struct tma_stream_args {
-  const void* src = nullptr;         ///< load, bulk: the array
-  void* dst = nullptr;               ///< store, bulk: the array
-  const CUtensorMap* map = nullptr;  ///< tensor: the array as [rows][128 B] (global memory)
-  std::uint64_t chunks = 0;          ///< copies per pass: array bytes / copy_bytes
-  std::uint32_t copy_bytes = 0;      ///< bytes per copy: a multiple of 16 (tensor: of 1024)
-  std::uint32_t passes = 1;          ///< passes over the array per launch
-  std::uint32_t* sum = nullptr;      ///< load: every received 32-bit word is added here
-  tma_order order = tma_order::interleaved;
+  const void* src = nullptr;                 ///< load, bulk: the array
+  void* dst = nullptr;                       ///< store, bulk: the array
+  const CUtensorMap* map = nullptr;          ///< tensor: the array as [rows][128 B] (global memory)
+  std::uint64_t chunks = 0;                  ///< copies per pass: array bytes / copy_bytes
+  std::uint32_t copy_bytes = 0;              ///< bytes per copy: a multiple of 16 (tensor: of 1024)
+  std::uint32_t passes = 1;                  ///< passes over the array per launch
+  std::uint32_t* sum = nullptr;              ///< load: every received 32-bit word is added here
+  tma_order order = tma_order::interleaved;  ///< which chunks a CTA copies
   tma_store_hint hint = tma_store_hint::none;  ///< store, bulk: the L2 policy of each store
   tma_store_wait wait = tma_store_wait::read;  ///< store: how each issuer bounds its groups
   std::uint32_t issuers = 1;  ///< store: issuing threads (lane 0 of warps 0 .. issuers - 1)
@@ -287,8 +290,8 @@ inline constexpr std::uint32_t tma_iota_sum(std::uint64_t words) {
                                     (b % (std::uint64_t(1) << 32)));
 }
 
-using tma_stream_fn = void (*)(tma_stream_args);
-inline constexpr unsigned tma_stage_counts[] = {1, 2, 4, 8};
+using tma_stream_fn = void (*)(tma_stream_args);  ///< A stream kernel, as a function pointer.
+inline constexpr unsigned tma_stage_counts[] = {1, 2, 4, 8};  ///< The stage counts instantiated.
 
 namespace detail {
 /// pick(std::integral_constant<int, V>{}) for V = v in {1, 2, 4, 8} (stage counts, cluster
@@ -344,10 +347,12 @@ tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
                                     : tma_load_stream_kernel<tma_copy::tensor, S>;
   });
 }
+/// The load stream kernel of copy `c` with `stages` stages (1, 2, 4 or 8).
 template <class T = void>
 tma_stream_fn tma_load_stream_kernel_for(tma_copy c, unsigned stages) {
   return tma_stream_kernel_for<false, T>(c, stages);
 }
+/// The store stream kernel of copy `c` with `stages` stages (1, 2, 4 or 8).
 template <class T = void>
 tma_stream_fn tma_store_stream_kernel_for(tma_copy c, unsigned stages) {
   return tma_stream_kernel_for<true, T>(c, stages);
@@ -390,6 +395,7 @@ struct tma_hop {
 /// One hop = cp.async.bulk of Bytes at the node, waited for on an mbarrier.
 template <std::uint32_t Bytes = 16>
 struct chase_bulk_load : detail::tma_hop<Bytes> {
+  /// One hop: copies the node at `p` and returns its first 8 bytes.
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
     return this->hop([p](std::uint64_t* buf, ptx::mbarrier::object* bar) {
       ptx::bulk::load(buf, p, bar, Bytes);
@@ -406,6 +412,7 @@ struct chase_tensor_load : detail::tma_hop<Bytes> {
   std::uint64_t base = 0;            ///< address of node 0
   std::uint32_t stride_shift = 7;    ///< log2(ring stride)
 
+  /// One hop: copies the node's row and returns its first 8 bytes.
   __device__ __forceinline__ std::uint64_t operator()(const std::uint64_t* p) {
     const int row = static_cast<int>((reinterpret_cast<std::uint64_t>(p) - base) >> stride_shift);
     const CUtensorMap* m = map;

@@ -26,25 +26,28 @@
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe::hopper {
 
 /// Cluster sizes every cluster-capable GPU accepts, and what H100/H200 accept with the opt-in.
 inline constexpr unsigned max_portable_cluster_size = 8;
+/// H100/H200 with the opt-in (allow_non_portable).
 inline constexpr unsigned max_non_portable_cluster_size = 16;
 /// Dynamic shared memory a kernel may use without cudaFuncAttributeMaxDynamicSharedMemorySize.
 inline constexpr std::size_t default_dynamic_smem_limit = 48 * 1024;
 
 /// One cluster launch: the grid (in CTAs), block and dynamic shared memory, and the cluster shape.
 struct cluster_launch {
-  launch_shape shape;
-  dim3 cluster{1, 1, 1};
-  cudaStream_t stream = nullptr;
+  launch_shape shape;             ///< grid (in CTAs), block and dynamic shared memory
+  dim3 cluster{1, 1, 1};          ///< CTAs per cluster, along x, y and z
+  cudaStream_t stream = nullptr;  ///< the stream the launch goes on
   /// Allow clusters of 9..16 CTAs (cudaFuncAttributeNonPortableClusterSizeAllowed).
   bool allow_non_portable = false;
 
+  /// CTAs per cluster.
   unsigned cluster_ctas() const { return cluster.x * cluster.y * cluster.z; }
-  unsigned long long clusters() const {
+  unsigned long long clusters() const {  ///< Clusters in the grid.
     return cluster.x && cluster.y && cluster.z
                ? 1ull * (shape.grid.x / cluster.x) * (shape.grid.y / cluster.y) *
                      (shape.grid.z / cluster.z)
@@ -170,6 +173,7 @@ void launch(void (*kernel)(P...), const cluster_launch& c, A&&... args) {
   cudaLaunchConfig_t cfg;
   cudaLaunchAttribute attr;
   detail::prepare(kernel, c, cfg, attr);
+  note_block_in_use(block_in_use::clusters);  // a hang sentence then names its faults
   const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();

@@ -58,6 +58,7 @@ __host__ __device__ constexpr std::uint32_t epilogue_row_offset(int warp, int la
   return swizzle128_offset_b16(row, col);
 }
 
+/// A warpgroup's 64 x N accumulator out through Buffers 128B-swizzled 64 x 64 sub-tiles.
 template <class Out, int N, int Buffers>
 struct tma_store_epilogue {
   static_assert(std::is_same_v<Out, __nv_bfloat16> || std::is_same_v<Out, __half>,
@@ -65,10 +66,11 @@ struct tma_store_epilogue {
                 "(stmatrix moves 16-bit elements)");
   static_assert(N % 64 == 0 && N >= 64 && N <= 256,
                 "cuprobe::hopper::tma_store_epilogue<Out, N>: N must be 64, 128, 192 or 256");
-  static constexpr int subtiles = N / 64;
+  static constexpr int subtiles = N / 64;  ///< 64-column sub-tiles of a tile
   static_assert(Buffers >= 1 && Buffers <= subtiles,
                 "cuprobe::hopper::tma_store_epilogue<Out, N, Buffers>: Buffers must be 1 .. N/64");
-  static constexpr std::uint32_t subtile_bytes = 64u * 64u * 2u;
+  static constexpr std::uint32_t subtile_bytes = 64u * 64u * 2u;  ///< bytes of one sub-tile buffer
+  /// The shared memory the epilogue needs, in bytes.
   static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes;
 
   /// Two floats as one 32-bit register of 16-bit values (a: low half).

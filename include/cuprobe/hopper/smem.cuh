@@ -29,14 +29,15 @@
 
 namespace cuprobe::hopper {
 
-inline constexpr std::size_t bulk_alignment = 16;
-inline constexpr std::size_t tma_alignment = 128;
-inline constexpr std::size_t swizzle_32b_alignment = 256;
-inline constexpr std::size_t swizzle_64b_alignment = 512;
-inline constexpr std::size_t swizzle_128b_alignment = 1024;
+inline constexpr std::size_t bulk_alignment = 16;  ///< Non-tensor bulk copies: addresses and sizes.
+inline constexpr std::size_t tma_alignment = 128;  ///< The shared-memory side of a tensor copy.
+inline constexpr std::size_t swizzle_32b_alignment = 256;    ///< A 32-byte-swizzled tile.
+inline constexpr std::size_t swizzle_64b_alignment = 512;    ///< A 64-byte-swizzled tile.
+inline constexpr std::size_t swizzle_128b_alignment = 1024;  ///< A 128-byte-swizzled tile.
 /// What CUDA guarantees for the base of dynamic shared memory.
 inline constexpr std::size_t dynamic_smem_base_alignment = 16;
 
+/// True when `a` is a power of two.
 __host__ __device__ constexpr bool is_power_of_two(std::size_t a) {
   return a != 0 && (a & (a - 1)) == 0;
 }
@@ -107,11 +108,11 @@ struct alignas(Align) aligned_smem {
                 "cuprobe::hopper::aligned_smem<T, Align>: Align must be a power of two");
   static_assert(Align >= alignof(T),
                 "cuprobe::hopper::aligned_smem<T, Align>: Align must be at least alignof(T)");
-  T value;
+  T value;  ///< the aligned object
 
-  __host__ __device__ T* data() { return &value; }
-  __host__ __device__ const T* data() const { return &value; }
-  static constexpr std::size_t alignment = Align;
+  __host__ __device__ T* data() { return &value; }              ///< Its address.
+  __host__ __device__ const T* data() const { return &value; }  ///< Its address.
+  static constexpr std::size_t alignment = Align;               ///< Align.
 };
 
 }  // namespace cuprobe::hopper

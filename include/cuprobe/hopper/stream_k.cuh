@@ -70,7 +70,7 @@
 #include "cuprobe/ptx/wgmma.cuh"
 
 #if !defined(CUPROBE_SPLIT_K_TIMEOUT_NS)
-#define CUPROBE_SPLIT_K_TIMEOUT_NS 10000000000ull
+#define CUPROBE_SPLIT_K_TIMEOUT_NS 10000000000ull  ///< How long a finisher waits for a partial, ns.
 #endif
 
 namespace cuprobe::hopper {
@@ -84,10 +84,10 @@ enum class work_role {
 
 /// One item of a cluster's work: K blocks [k_begin, k_end) of one unit of tile_scheduler.
 struct work_item {
-  int unit = 0;
-  int k_begin = 0;
-  int k_end = 0;
-  work_role role = work_role::whole;
+  int unit = 0;                       ///< the unit (tile_scheduler's numbering)
+  int k_begin = 0;                    ///< the first K block
+  int k_end = 0;                      ///< one past the last K block
+  work_role role = work_role::whole;  ///< what it does after its K blocks
 };
 
 /// Whether a stream-K tail is expected to pay for `units` units of `k_blocks` K blocks on a
@@ -101,7 +101,7 @@ __host__ __device__ constexpr bool stream_k_tail_pays(int units, int k_blocks, i
 /// Whether a schedule gets a stream-K tail: never, always, or when stream_k_tail_pays.
 enum class tail_mode { off, on, automatic };
 
-__host__ __device__ constexpr const char* tail_mode_name(tail_mode t) {
+__host__ __device__ constexpr const char* tail_mode_name(tail_mode t) {  ///< "off", "on" or "auto".
   return t == tail_mode::off ? "off" : t == tail_mode::on ? "on" : "auto";
 }
 
@@ -111,6 +111,7 @@ __host__ __device__ constexpr bool use_tail(tail_mode t, int units, int k_blocks
          (t == tail_mode::automatic && stream_k_tail_pays(units, k_blocks, clusters));
 }
 
+/// Stream-K: whole units in waves, then the rest's K blocks in one range per cluster.
 struct stream_k_schedule {
   tile_scheduler tiles;  ///< units (one per cluster of tiles) and their order
   int k_blocks = 1;      ///< K blocks per tile
@@ -154,6 +155,7 @@ struct stream_k_schedule {
     const int p = tail_clusters(), q = c < p ? c : p;
     return p == 0 ? 0 : std::int64_t(tail_units()) * k_blocks * q / p;
   }
+  /// The end of cluster c's stream-K range (see range_begin()).
   __host__ __device__ constexpr std::int64_t range_end(int c) const { return range_begin(c + 1); }
 
   /// Data-parallel units of cluster c.
@@ -185,9 +187,10 @@ struct stream_k_schedule {
                                   : work_role::whole;
     return w;
   }
-  /// The clusters whose partials a finisher of cluster c adds: first_partner(c) ..
+  /// The clusters whose partials a finisher of cluster c adds: first_partner(c) to
   /// partner_end(c, w) - 1 (their ranges start inside w's unit, after c's).
   __host__ __device__ constexpr int first_partner(int c) const { return c + 1; }
+  /// One past the last partner of cluster c for item w (see first_partner()).
   __host__ __device__ constexpr int partner_end(int c, const work_item& w) const {
     const std::int64_t unit_end =
         std::int64_t(w.unit - waves() * clusters + 1) * k_blocks;  // in tail K blocks
@@ -202,7 +205,7 @@ struct stream_k_schedule {
 /// once (cudaMemset) before the first launch; the finisher clears each flag it consumes.
 template <int N>
 struct split_k_fixup {
-  using accumulator = ptx::wgmma::accumulator<ptx::wgmma::f32, N>;
+  using accumulator = ptx::wgmma::accumulator<ptx::wgmma::f32, N>;  ///< The fp32 accumulators.
   static_assert(accumulator::registers % 4 == 0,
                 "cuprobe::hopper::split_k_fixup<N>: N must be a multiple of 32 (float4 moves)");
   static constexpr int vectors = accumulator::registers / 4;  ///< float4 per thread

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/hopper/tensor_map_spec.cuh"
 
 namespace cuprobe::hopper {
@@ -127,9 +128,10 @@ class tensor_map {
  public:
   /// The descriptor, for a `const __grid_constant__ CUtensorMap` kernel parameter.
   const CUtensorMap& get() const noexcept { return map_; }
-  operator const CUtensorMap&() const noexcept { return map_; }
-  const tensor_map_spec& spec() const noexcept { return spec_; }
-  std::uint64_t bytes_per_box() const { return spec_.bytes_per_box(); }
+  operator const CUtensorMap&() const noexcept { return map_; }   ///< The descriptor (get()).
+  const tensor_map_spec& spec() const noexcept { return spec_; }  ///< The spec it was encoded from.
+  std::uint64_t bytes_per_box() const { return spec_.bytes_per_box(); }  ///< Bytes one box copies.
+  /// The shared-memory alignment a box needs.
   unsigned smem_alignment() const { return spec_.smem_alignment(); }
 
  private:
@@ -146,6 +148,7 @@ static_assert(alignof(tensor_map) >= 64, "a tensor_map keeps its CUtensorMap 64-
 inline tensor_map make_tensor_map(const tensor_map_spec& spec,
                                   const check_limits& limits = check_limits::current()) {
   spec.check(limits);
+  note_block_in_use(block_in_use::tensor_copies);  // a hang sentence then names its faults
   tensor_map t(spec);
   const CUresult r = encode_tiled_unchecked(spec, t.map_);
   if (r != CUDA_SUCCESS) {
@@ -166,7 +169,7 @@ inline tensor_map make_tensor_map(const tensor_map_spec& spec,
 inline std::string describe(const tensor_map& t) {
   return "CUtensorMap, 128 B, encoded by cuTensorMapEncodeTiled from this " + describe(t.spec());
 }
-/// Streams describe(t) (a template on the stream: <ostream> is the caller's include).
+/// Streams describe(t) (a template on the stream: `<ostream>` is the caller's include).
 template <class OStream>
 OStream& operator<<(OStream& os, const tensor_map& t) {
   os << describe(t);

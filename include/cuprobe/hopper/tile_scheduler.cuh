@@ -49,6 +49,7 @@ namespace cuprobe::hopper {
 /// The order in which tiles are handed out.
 enum class raster { along_m, along_n, grouped_m, hilbert };
 
+/// The name of a raster order, as reports print it.
 __host__ __device__ constexpr const char* raster_name(raster r) {
   return r == raster::along_m     ? "along_m"
          : r == raster::along_n   ? "along_n"
@@ -58,8 +59,8 @@ __host__ __device__ constexpr const char* raster_name(raster r) {
 
 /// Output tile coordinates (in tiles, not elements).
 struct tile {
-  int m = 0;
-  int n = 0;
+  int m = 0;  ///< the tile row (along M)
+  int n = 0;  ///< the tile column (along N)
 };
 
 /// Point d (0 .. w h - 1) of the generalised Hilbert curve over a w x h grid: m in 0 .. w - 1,
@@ -114,12 +115,13 @@ __host__ __device__ constexpr tile hilbert_point(int w, int h, int d) {
   return b == 1 ? tile{m + d * am, n + d * an} : tile{m + d * bm, n + d * bn};
 }
 
+/// Which output tiles a persistent CTA computes, in units of one cluster, and in which order.
 struct tile_scheduler {
-  int tiles_m = 1;  ///< output tiles along M
-  int tiles_n = 1;  ///< output tiles along N
-  raster order = raster::grouped_m;
-  int group = 8;      ///< unit rows per band (grouped_m only)
-  int cluster_m = 1;  ///< CTAs per cluster, along M, sharing the B tile
+  int tiles_m = 1;                   ///< output tiles along M
+  int tiles_n = 1;                   ///< output tiles along N
+  raster order = raster::grouped_m;  ///< the order units are handed out in
+  int group = 8;                     ///< unit rows per band (grouped_m only)
+  int cluster_m = 1;                 ///< CTAs per cluster, along M, sharing the B tile
 
   /// Why the scheduler cannot be used, or nullptr.
   __host__ __device__ constexpr const char* problem() const {
@@ -133,9 +135,11 @@ struct tile_scheduler {
     return nullptr;
   }
 
+  /// Unit rows: tiles_m / cluster_m.
   __host__ __device__ constexpr int units_m() const { return tiles_m / cluster_m; }
   /// Work units (one per cluster).
   __host__ __device__ constexpr int units() const { return units_m() * tiles_n; }
+  /// Output tiles in all.
   __host__ __device__ constexpr int tiles() const { return tiles_m * tiles_n; }
   /// The first unit of the CTA with linear block index `block`.
   __host__ __device__ constexpr int first_unit(int block) const { return block / cluster_m; }

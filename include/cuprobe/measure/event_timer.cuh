@@ -10,9 +10,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
 #include <utility>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe {
 
@@ -37,7 +39,8 @@ class cuda_event {
   }
   cudaEvent_t get() const noexcept { return e_; }
   void record(cudaStream_t s) { CUPROBE_CHECK(cudaEventRecord(e_, s)); }
-  void synchronize() { CUPROBE_CHECK(cudaEventSynchronize(e_)); }
+  /// Waits for the event, at most default_watchdog_s() (core/watchdog.cuh).
+  void synchronize() { wait_for(e_, "cuda_event::synchronize"); }
 
  private:
   cudaEvent_t e_ = nullptr;
@@ -54,7 +57,8 @@ class cuda_stream {
   }
   cudaStream_t get() const noexcept { return s_; }
   operator cudaStream_t() const noexcept { return s_; }
-  void synchronize() { CUPROBE_CHECK(cudaStreamSynchronize(s_)); }
+  /// Waits for the stream's work, at most default_watchdog_s() (core/watchdog.cuh).
+  void synchronize() { wait_for(s_, "cuda_stream::synchronize"); }
 
  private:
   cudaStream_t s_ = nullptr;
@@ -66,6 +70,11 @@ class event_timer {
   explicit event_timer(cudaStream_t stream = nullptr) : stream_(stream) {}
   void start() { start_.record(stream_); }
   void stop() { stop_.record(stream_); }
+  /// Waits for the stop event, at most `limit_s` (core/watchdog.cuh); `what` names the wait
+  /// in the sentence of a timeout.
+  void wait(const std::string& what, double limit_s = default_watchdog_s()) {
+    wait_for(stop_.get(), what, limit_s);
+  }
   /// Milliseconds between start() and stop(), waiting for the stop event.
   float milliseconds() {
     stop_.synchronize();

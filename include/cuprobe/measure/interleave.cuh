@@ -88,11 +88,11 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
     out[i].options.stream = nullptr;
   }
   event_timer timer(s);
-  auto warm = [&] {
+  auto warm = [&](double limit_s) {
     for (std::size_t w = 0; w < opt.warmup; ++w)
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t c = (w + j) % n;
-        detail::in_phase(cs[c].name, "warm-up", [&] {
+        detail::in_phase(cs[c].name, "warm-up", limit_s, [&] {
           cs[c].launch(launch_context{s, 0, w % opt.rotations, true});
           CUPROBE_CHECK_LAUNCH("the measured callable (warm-up)");
         });
@@ -100,12 +100,12 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   };
   // One round: each contestant's sample, recorded in its own measurement; the round's total
   // (per launch) is what the protocol's stopping rule sees.
-  auto take = [&](std::size_t k, double& accumulated) {
+  auto take = [&](std::size_t k, double& accumulated, double limit_s) {
     double round = 0;
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t c = (k + j) % n;
-      detail::in_phase(cs[c].name, "sample " + std::to_string(k), [&] {
-        detail::rest_before_sample(s, opt.rest_ms);
+      detail::in_phase(cs[c].name, "sample " + std::to_string(k), limit_s, [&] {
+        detail::rest_before_sample(s, opt.rest_ms, limit_s);
         if (flush) (*rd.flush)(s);
         const launch_context ctx{s, k, (k * batch) % opt.rotations, false};
         timer.start();
@@ -113,7 +113,8 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
           cs[c].launch(launch_context{s, k, (k * batch + b) % opt.rotations, false});
         timer.stop();
         CUPROBE_CHECK_LAUNCH("the measured callable");
-        const double t = timer.seconds();  // waits for the stop event: the launches are done
+        timer.wait("", limit_s);  // the launches are done
+        const double t = timer.seconds();
         accumulated += t;
         round += t;
         out[c].samples.push_back(t / double(batch) / double(opt.iterations));
@@ -138,7 +139,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
     m.wall_s = rounds.wall_s;
     m.stop_verdict = rounds.stop_verdict;
     if (!opt.profile) m.launch_floor_s = rd.overheads().floor_s(batch, launch_path::stream);
-    finish_measurement(m, rd.info);
+    finish_measurement(m, rd.info, &rd.ceilings_of());
     m.with_param("interleaved", int(n)).with_param("interleave_group", name);
   }
   return out;

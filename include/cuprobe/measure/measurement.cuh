@@ -28,6 +28,7 @@
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/core/stats.cuh"
+#include "cuprobe/measure/ceilings.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/flags.cuh"
 #include "cuprobe/measure/stopping_rule.cuh"
@@ -66,8 +67,26 @@ struct launch_context {
 
 /// Where the bytes of a work declaration are meant to come from. `dram`: from DRAM, and the flags
 /// check it (a working set that fits in the L2, or a rate only a cache reaches, is flagged);
-/// `any`: no claim about the level.
-enum class data_source { any, dram };
+/// `l2`, `l1`, `shared`: from that level (the rate is placed against its ceiling:
+/// measure/ceilings.cuh); `any`: no claim about the level (a declared working set above the L2
+/// still places the rate against the DRAM ceiling, one within it against the L2's).
+enum class data_source { any, dram, l2, l1, shared };
+
+/// "any", "dram", "l2", "l1", "shared".
+inline const char* to_string(data_source s) {
+  switch (s) {
+    case data_source::dram:
+      return "dram";
+    case data_source::l2:
+      return "l2";
+    case data_source::l1:
+      return "l1";
+    case data_source::shared:
+      return "shared";
+    default:
+      return "any";
+  }
+}
 
 /// What one iteration does, as the user declares it: the rates are derived from this, and the
 /// flags check it against the device (docs/measurement.md lists each flag).
@@ -81,6 +100,10 @@ struct work {
   std::optional<double> working_set_bytes;
   /// The peak-model row of the counted ops (instructions): ops/s above its peak is flagged.
   std::optional<model::op_kind> op_kind;
+  data_source source = data_source::any;  ///< where the bytes come from (bytes_moved's argument)
+  /// The wgmma input type of tensor-core FLOP ("bf16", "e4m3", ...; with_tensor<T>()), "" for
+  /// none: the FLOP rate is then placed against that type's tensor ceiling.
+  std::string tensor_type;
 
   double bytes() const { return bytes_read + bytes_written; }
   static work bytes_moved(double read, double written, std::string accounting,
@@ -91,6 +114,7 @@ struct work {
     w.bytes_written = written;
     w.accounting = std::move(accounting);
     w.dram_working_set = source == data_source::dram;
+    w.source = source;
     w.working_set_bytes = working_set;
     return w;
   }
@@ -113,6 +137,13 @@ struct work {
   }
   work& with_op_kind(model::op_kind k) {
     op_kind = k;
+    return *this;
+  }
+  /// Declares the FLOP as tensor-core FLOP of wgmma input type T (cuprobe::ptx::wgmma::bf16, f16,
+  /// tf32, e4m3, e5m2: any type with a static `name`).
+  template <class T>
+  work& with_tensor() {
+    tensor_type = T::name;
     return *this;
   }
 };
@@ -147,6 +178,11 @@ struct run_options {
   /// them beside the sample: `ctx.sample` is the index of the sample just taken. Its time counts
   /// towards the stopping rule's wall time, not towards any sample.
   std::function<void(const launch_context&)> after_sample;
+  /// The longest one wait on the GPU may last, in seconds, before the runner ends it with a
+  /// cuprobe::error (core/watchdog.cuh); 0: the default, 10 s (CUPROBE_WATCHDOG_S changes
+  /// it; 300 s under compute-sanitizer) for the warm-up and the larger of that and 100 x the
+  /// warm-up's duration afterwards. 0 .. one day.
+  double watchdog_s = 0;
 
   static constexpr std::size_t max_warmup = 1'000'000;
   static constexpr std::size_t max_iterations = std::size_t(1) << 40;
@@ -193,6 +229,9 @@ struct measurement {
   double wall_s = 0;
   /// Event-timed only: the launch-overhead floor of one sample (measure/runner.cuh).
   std::optional<double> launch_floor_s;
+  /// The main rate against the matching ceiling of this card (measure/ceilings.cuh), when the
+  /// declared work has one.
+  std::optional<placement> ceiling;
 
   measurement& with_launch(const launch_shape& s) {
     launch = s;

@@ -23,6 +23,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/stats.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/ptx/timer.cuh"
 
 namespace cuprobe {
@@ -148,7 +149,7 @@ class region_timer {
     region_timer probe(scope_, std::size_t(blocks) * block_threads);
     detail::empty_region_kernel<<<blocks, block_threads>>>(probe.view(), 8);
     CUPROBE_CHECK_LAUNCH("cuprobe::region_timer empty region");
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    synchronize_device("region_timer::calibrate_overhead");
     const auto st = probe.analyse(region_overhead::keep);
     overhead_ = st.cycles.median;
     return overhead_;

@@ -18,7 +18,9 @@
 // rule says enough (optional L2 flush before each, outside the timed region; NVML SM clock and
 // throttle reasons after each); NVML reading after; statistics of the samples in their unit;
 // rates; flags. Every CUDA error raised inside names the measurement and the phase (warm-up,
-// sample k, graph capture, profile).
+// sample k, graph capture, profile), and after a device fault says what to do next. No wait
+// lasts forever: each is bounded by run_options::watchdog_s (core/watchdog.cuh), in every
+// build, at no cost inside a kernel.
 //
 // Each sample is divided by `iterations` (in_kernel: the passes one sample covers) and, for
 // event-timed samples, by `batch` (launches per sample): samples are per iteration.
@@ -49,6 +51,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/launch_overhead.cuh"
@@ -89,6 +92,9 @@ inline void validate_options(const run_options& o, const std::string& who) {
   require(!o.clock_mhz || (std::isfinite(*o.clock_mhz) && *o.clock_mhz > 0 && *o.clock_mhz < 1e5),
           w + "clock_mhz is " + (o.clock_mhz ? std::to_string(*o.clock_mhz) : std::string()) +
               "; it must be a positive SM clock in MHz (or unset: NVML's median)");
+  require(std::isfinite(o.watchdog_s) && o.watchdog_s >= 0 && o.watchdog_s <= 86400,
+          w + "watchdog_s is " + std::to_string(o.watchdog_s) +
+              "; it must be 0 (the default limit) .. 86400 seconds");
   require(std::isfinite(o.rest_ms) && o.rest_ms >= 0 && o.rest_ms <= run_options::max_rest_ms,
           w + "rest_ms is " + std::to_string(o.rest_ms) + "; it must be 0 .. " +
               std::to_string(int(run_options::max_rest_ms)) + " ms of idle before each sample");
@@ -104,6 +110,7 @@ struct runner_device {
   environment_probe probe;
   std::unique_ptr<l2_flush> flush;
   std::optional<launch_overhead> overhead;
+  std::optional<ceilings> ceil;
 
   static runner_device& current() {
     static std::vector<std::unique_ptr<runner_device>> per_device;
@@ -113,7 +120,7 @@ struct runner_device {
     if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
     if (!per_device[dev]) {
       auto info = device_info::query(dev);
-      per_device[dev].reset(new runner_device{info, environment_probe(info.uuid), nullptr, {}});
+      per_device[dev].reset(new runner_device{info, environment_probe(info.uuid), nullptr, {}, {}});
     }
     return *per_device[dev];
   }
@@ -121,29 +128,59 @@ struct runner_device {
     if (!overhead) overhead = measure_launch_overhead();
     return *overhead;
   }
+  /// This device's ceilings (measure/ceilings.cuh), loaded on first use; a file that cannot be
+  /// used is named once on stderr.
+  const ceilings& ceilings_of() {
+    if (!ceil) {
+      ceil = ceilings::for_device(info, nvml::instance().driver_version());
+      for (const auto& n : ceil->notes()) std::fprintf(stderr, "%s\n", n.c_str());
+    }
+    return *ceil;
+  }
 };
 
 /// run_options::rest_ms: waits for `s` to drain, sleeps `ms`, then enqueues one empty launch on
 /// `s` (nothing when 0). The timed region starts behind that launch, on a GPU already awake: on
 /// the H200 the first launch after 100 ms of idle started ~25 us later than one right after
 /// another launch (docs/measurement.md, "Rested samples").
-inline void rest_before_sample(cudaStream_t s, double ms) {
+inline void rest_before_sample(cudaStream_t s, double ms, double limit_s) {
   if (ms <= 0) return;
-  CUPROBE_CHECK(cudaStreamSynchronize(s));
+  wait_for(s, "", limit_s);
   sleep_s(ms * 1e-3);
   empty_launch_kernel<<<1, 1, 0, s>>>();  // launch_overhead.cuh's
   CUPROBE_CHECK_LAUNCH("the launch that ends a rest");
 }
 
-/// Runs `f`; a cuprobe::error escaping it is rethrown naming the measurement and the phase.
+/// "measure(\"name\"), phase": how the runner's messages name where they come from.
+inline std::string phase_label(const std::string& name, const std::string& phase) {
+  return "measure(\"" + name + "\"), " + phase;
+}
+
+/// Runs `f` under a watchdog_guard of `limit_s`; a cuprobe::error escaping it is rethrown
+/// naming the measurement and the phase, and after a device fault saying what to do next.
 template <class F>
-void in_phase(const std::string& name, const std::string& phase, F&& f) {
+void in_phase(const std::string& name, const std::string& phase, double limit_s, F&& f) {
+  const std::string label = phase_label(name, phase);
   try {
+    watchdog_guard guard(label, limit_s);
     f();
   } catch (const error& e) {
-    throw error("cuprobe: measure(\"" + name + "\"), " + phase + ": " + e.what(), e.code());
+    std::string m = e.what();
+    m.erase(0, m.compare(0, 9, "cuprobe: ") == 0 ? 9 : 0);
+    if (is_device_fault(e.code())) m += "; " + std::string(device_fault_advice());
+    throw error(label + ": " + m, e.code());
   }
 }
+
+/// The limit of the waits of one measurement (see core/watchdog.cuh): the given one, else
+/// the default before the warm-up and the larger of it and 100 x the warm-up's time after.
+struct wait_limit {
+  double given = 0;
+  double now = given > 0 ? given : default_watchdog_s();
+  void after_warmup(double warmup_s) {
+    if (given <= 0 && 100 * warmup_s > now) now = 100 * warmup_s;
+  }
+};
 
 template <class F>
 void invoke_launch(F& f, const launch_context& ctx) {
@@ -212,8 +249,9 @@ class graph_set {
   std::vector<one> graphs_;
 };
 
-/// The protocol itself (see the file comment). `warm()` runs the whole warm-up; `take(k)`
-/// returns sample k divided by everything but `iterations`, and the host seconds it took.
+/// The protocol itself (see the file comment). `warm(limit_s)` runs the whole warm-up;
+/// `take(k, accumulated, limit_s)` returns sample k divided by everything but `iterations` and
+/// adds the seconds it took to `accumulated`; each waits on the GPU at most `limit_s`.
 template <class Warm, class Take>
 measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, work declared,
                          run_options opt, cudaStream_t s, Warm&& warm, Take&& take) {
@@ -224,33 +262,37 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   m.options = opt;
   m.options.stream = nullptr;  // not meaningful once the call returns
   nvtx_range range(m.name, opt.nvtx);
+  wait_limit limit{opt.watchdog_s};
   const double t_begin = monotonic_s();
   m.env.before = rd.probe.sample();
   const double per = static_cast<double>(opt.iterations);
   double accumulated = 0;
   if (opt.profile) {  // exactly one call, for ncu
-    in_phase(m.name, "profile", [&] { m.samples.push_back(take(0, accumulated) / per); });
+    in_phase(m.name, "profile", limit.now,
+             [&] { m.samples.push_back(take(0, accumulated, limit.now) / per); });
     m.stop_verdict = "profile";
   } else {
     if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
     {
       nvtx_range w("warm-up", opt.nvtx);
-      in_phase(m.name, "warm-up", [&] {
-        warm();
-        CUPROBE_CHECK(cudaStreamSynchronize(s));
+      const double t_warm = monotonic_s();
+      in_phase(m.name, "warm-up", limit.now, [&] {
+        warm(limit.now);
+        wait_for(s, "", limit.now);
       });
+      limit.after_warmup(monotonic_s() - t_warm);
     }
     nvtx_range samples("samples", opt.nvtx);
     for (std::size_t k = 0;; ++k) {
-      in_phase(m.name, "sample " + std::to_string(k), [&] {
-        rest_before_sample(s, opt.rest_ms);
+      in_phase(m.name, "sample " + std::to_string(k), limit.now, [&] {
+        rest_before_sample(s, opt.rest_ms, limit.now);
         if (opt.flush_l2) {
           (*rd.flush)(s);
-          if (unit != sample_unit::seconds) CUPROBE_CHECK(cudaStreamSynchronize(s));
+          if (unit != sample_unit::seconds) wait_for(s, "", limit.now);
         }
-        m.samples.push_back(take(k, accumulated) / per);
+        m.samples.push_back(take(k, accumulated, limit.now) / per);
         if (opt.after_sample) {
-          CUPROBE_CHECK(cudaStreamSynchronize(s));
+          wait_for(s, "", limit.now);
           opt.after_sample(launch_context{s, k, (k * opt.batch) % opt.rotations, false});
         }
       });
@@ -266,7 +308,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
       }
     }
   }
-  in_phase(m.name, "the final synchronisation", [&] { CUPROBE_CHECK(cudaStreamSynchronize(s)); });
+  in_phase(m.name, "the final synchronisation", limit.now, [&] { wait_for(s, "", limit.now); });
   m.env.after = rd.probe.sample();
   m.wall_s = monotonic_s() - t_begin;
   return m;
@@ -274,9 +316,62 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
 
 }  // namespace detail
 
+/// The ceiling key the work `w` is placed against (measure/ceilings.cuh), "" for none: tensor
+/// FLOP by type, fp32 FMA FLOP, and bytes by their declared source (a working set above the
+/// `l2_bytes` counts as DRAM) and by which bytes count (read only, written only, both).
+inline std::string ceiling_key_of(const work& w, double l2_bytes) {
+  if (w.flops > 0 && !w.tensor_type.empty()) return "tensor." + w.tensor_type + ".fraction_of_peak";
+  if (w.flops > 0 && w.op_kind == model::op_kind::fp32_fma) return "fma.f32.fraction_of_peak";
+  if (!(w.bytes() > 0)) return "";
+  data_source s = w.dram_working_set ? data_source::dram : w.source;
+  if (s == data_source::any && w.working_set_bytes && l2_bytes > 0 &&
+      *w.working_set_bytes > l2_bytes)
+    s = data_source::dram;
+  const std::string kind = w.bytes_written == 0 ? "read" : w.bytes_read == 0 ? "write" : "copy";
+  switch (s) {
+    case data_source::dram:
+      return "dram." + kind + ".tbps";
+    case data_source::l2:
+      return "l2." + kind + ".tbps";
+    case data_source::l1:
+      return kind == "read" ? "l1.read.bytes_per_clk_sm" : "";
+    case data_source::shared:
+      return kind == "copy" ? "" : "smem." + kind + ".bytes_per_clk_sm";
+    default:
+      return "";
+  }
+}
+
+/// Places m's main rate against `c`'s ceiling for its work (m.ceiling) and adds the flags
+/// above_measured_ceiling (over 1.02 x this card's own record) and ceiling_stale.
+inline void place_measurement(measurement& m, const device_info& dev, const ceilings& c) {
+  m.ceiling.reset();
+  const std::string key = ceiling_key_of(m.declared, double(dev.l2_bytes));
+  if (key.empty()) return;
+  const bool flop = key.compare(0, 5, "dram.") != 0 && key.compare(0, 3, "l2.") != 0 &&
+                    key.compare(0, 3, "l1.") != 0 && key.compare(0, 5, "smem.") != 0;
+  const std::optional<double> rate = flop ? m.rate.flop_per_s : m.rate.bytes_per_s;
+  if (!rate) return;
+  auto p = c.ceiling_of(key, m.rate.clock_mhz.value_or(0));
+  if (!p) return;
+  p->rate_per_s = *rate;
+  p->fraction = *rate / p->ceiling_per_s;
+  if (p->source == ceiling_source::card && p->fraction > 1.02)
+    m.flags.push_back({"above_measured_ceiling", "the rate is " + fmt(p->fraction, 3) +
+                                                     " x this card's own measured " + p->what +
+                                                     " ceiling (" + p->source_text +
+                                                     "): the declared work is probably wrong"});
+  if (p->source == ceiling_source::card && !p->stale.empty())
+    m.flags.push_back({"ceiling_stale", "this card's ceilings record is stale (" + p->stale +
+                                            "): run device_report --ceilings again"});
+  m.ceiling = std::move(p);
+}
+
 /// Derives stats, rates and flags of `m` from its samples, unit, declared work, options and
-/// environment, against the facts of `dev`.
-inline void finish_measurement(measurement& m, const device_info& dev) {
+/// environment, against the facts of `dev`, and, when `c` is given, places its rate against
+/// the ceilings of `c` (place_measurement).
+inline void finish_measurement(measurement& m, const device_info& dev,
+                               const ceilings* c = nullptr) {
   m.stats = summarize(m.samples);
   rates& r = m.rate;
   r = rates{};
@@ -348,6 +443,7 @@ inline void finish_measurement(measurement& m, const device_info& dev) {
   in.noise_threshold = m.options.noise_threshold;
   in.samples = m.stats.count;
   m.flags = evaluate_flags(in);
+  if (c) place_measurement(m, dev, *c);
 }
 
 /// Event-timed samples: runs the protocol on `launch` and returns every sample (seconds per
@@ -364,9 +460,9 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
   event_timer timer(s);
   detail::graph_set graphs;
   if (opt.graph && !opt.profile)
-    detail::in_phase(name, "graph capture",
+    detail::in_phase(name, "graph capture", detail::wait_limit{opt.watchdog_s}.now,
                      [&] { graphs.capture(launch, s, batch, opt.rotations); });
-  auto warm = [&] {
+  auto warm = [&](double) {
     if (opt.graph) {  // warm-up counts launches: whole graphs until at least `warmup` ran
       for (std::size_t g = 0; g * batch < opt.warmup; ++g) graphs.launch(g, s);
     } else {
@@ -375,7 +471,7 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
     }
     CUPROBE_CHECK_LAUNCH("the measured callable (warm-up)");
   };
-  auto take = [&](std::size_t k, double& accumulated) {
+  auto take = [&](std::size_t k, double& accumulated, double limit_s) {
     timer.start();
     if (opt.graph && !opt.profile) {
       graphs.launch(k, s);
@@ -385,6 +481,7 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
     }
     timer.stop();
     CUPROBE_CHECK_LAUNCH("the measured callable");
+    timer.wait("", limit_s);
     const double t = timer.seconds();
     accumulated += t;
     return t / static_cast<double>(batch);
@@ -394,7 +491,7 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
   if (!opt.profile)
     m.launch_floor_s =
         rd.overheads().floor_s(batch, opt.graph ? launch_path::graph : launch_path::stream);
-  finish_measurement(m, rd.info);
+  finish_measurement(m, rd.info, &rd.ceilings_of());
   return m;
 }
 
@@ -415,11 +512,11 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
   std::optional<cuda_stream> own;
   if (!opt.stream) own.emplace();
   const cudaStream_t s = opt.stream ? opt.stream : own->get();
-  auto warm = [&] {
+  auto warm = [&](double) {
     for (std::size_t i = 0; i < opt.warmup; ++i)
       (void)detail::invoke_sampler(sampler, launch_context{s, 0, i % opt.rotations, true});
   };
-  auto take = [&](std::size_t k, double& accumulated) {
+  auto take = [&](std::size_t k, double& accumulated, double) {
     const double t0 = monotonic_s();
     const double v =
         detail::invoke_sampler(sampler, launch_context{s, k, k % opt.rotations, false});
@@ -429,7 +526,7 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
   };
   measurement m =
       detail::run_protocol(rd, std::move(name), unit, std::move(declared), opt, s, warm, take);
-  finish_measurement(m, rd.info);
+  finish_measurement(m, rd.info, &rd.ceilings_of());
   return m;
 }
 

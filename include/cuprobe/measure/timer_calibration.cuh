@@ -30,6 +30,7 @@
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/stats.cuh"
+#include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/ptx/timer.cuh"
@@ -120,7 +121,7 @@ double reader_median(int repeats) {
   device_buffer<std::uint64_t> out(repeats), sink(1);
   reader_overhead_kernel<R><<<1, 32>>>(out.data(), repeats, sink.data());
   CUPROBE_CHECK_LAUNCH("cuprobe reader_overhead_kernel");
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  synchronize_device("timer calibration (register reads)");
   const auto h = out.to_host();
   // The first reads pay instruction-cache misses: use the second half.
   std::vector<double> v(h.begin() + repeats / 2, h.end());
@@ -142,7 +143,7 @@ inline void measure_globaltimer_tick(timer_characterisation& c, int changes = 51
   device_buffer<std::uint64_t> steps(changes);
   detail::globaltimer_steps_kernel<<<1, 1>>>(steps.data(), changes, 200000000ll);
   CUPROBE_CHECK_LAUNCH("cuprobe globaltimer_steps_kernel");
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  synchronize_device("measure_globaltimer_tick");
   std::vector<double> v;
   for (auto s : steps.to_host())
     if (s) v.push_back(static_cast<double>(s));
@@ -186,7 +187,7 @@ inline void measure_effective_clock(timer_characterisation& c, double window_ms 
   // Read NVML while the kernel spins.
   sleep_s(window_ms / 2 * 1e-3);
   const auto s = probe.sample();
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  synchronize_device("measure_effective_clock");
   std::vector<double> mhz;
   for (const auto& w : out.to_host())
     if (w.ns) mhz.push_back(static_cast<double>(w.cycles) / static_cast<double>(w.ns) * 1e3);

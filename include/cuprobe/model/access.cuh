@@ -1,6 +1,6 @@
-// cuprobe/model/access.cuh: the sector model of one warp's global access (issue "Access patterns
-// explained by sectors"): for a pattern of 32 lanes, the 32-byte sectors and 128-byte lines the
-// request touches and the fraction of the fetched bytes the lanes use.
+// cuprobe/model/access.cuh: the sector model of one warp's global access: for a pattern of 32
+// lanes, the 32-byte sectors and 128-byte lines the request touches and the fraction of the
+// fetched bytes the lanes use.
 //
 //   cuprobe::model::access_pattern p;  p.width = 4;  p.offset = 4;     // misaligned by 4 bytes
 //   const auto s = cuprobe::model::warp_sectors(p);
@@ -30,24 +30,27 @@
 
 namespace cuprobe::model {
 
-inline constexpr unsigned warp_lanes = 32;
+inline constexpr unsigned warp_lanes = 32;  ///< Lanes of a warp.
+/// Bytes of a sector (the unit of L1 and L2 transfers).
 inline constexpr unsigned sector_bytes = 32;
-inline constexpr unsigned line_bytes = 128;
+inline constexpr unsigned line_bytes = 128;  ///< Bytes of a cache line.
 /// Distance between the lines of a gather (one small page: no two share a line or a sector).
 inline constexpr std::uint64_t gather_line_distance = 4096;
 
+/// How a warp's lanes spread their addresses: strided, a permutation, or a gather over lines.
 enum class access_shape { strided, permuted, gather };
-inline const char* to_string(access_shape s) {
+inline const char* to_string(access_shape s) {  ///< "strided", "permuted" or "gather".
   return s == access_shape::strided    ? "strided"
          : s == access_shape::permuted ? "permuted"
                                        : "gather";
 }
 
+/// The addresses of one warp request: each lane's width, and how lanes spread over lines.
 struct access_pattern {
   unsigned width = 4;        ///< bytes per lane: 1, 2, 4, 8 or 16
   std::uint64_t offset = 0;  ///< bytes from a 128-byte aligned base, a multiple of width
   unsigned stride = 1;       ///< strided: elements between consecutive lanes, 1 .. 32
-  access_shape shape = access_shape::strided;
+  access_shape shape = access_shape::strided;  ///< how lanes spread their addresses
   unsigned lines = 1;  ///< gather: distinct lines, 1 .. 32, with ceil(32 / lines) x width <= 128
   unsigned seed = 0;   ///< permuted: which permutation (lane x 13 + seed mod 32)
 
@@ -97,8 +100,9 @@ struct sector_count {
   unsigned sectors = 0;       ///< distinct 32-byte sectors
   unsigned lines = 0;         ///< distinct 128-byte lines
   unsigned useful_bytes = 0;  ///< 32 x width: what the lanes asked for
+  /// useful_bytes / the bytes of the sectors fetched.
   double useful_fraction() const { return double(useful_bytes) / (double(sectors) * sector_bytes); }
-  double sectors_per_request() const { return sectors; }
+  double sectors_per_request() const { return sectors; }  ///< Sectors one warp request fetches.
   /// The model's bandwidth prediction where fetched sectors are the limit: the useful rate as a
   /// fraction of the aligned unit-stride rate of the same width (whose useful fraction is 1).
   double predicted_fraction() const { return useful_fraction(); }

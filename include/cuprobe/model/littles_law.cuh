@@ -26,13 +26,13 @@ struct littles_law_input {
   double bandwidth_bytes_per_s = 0;  ///< e.g. 4.0e12 for 4 TB/s
   double latency_cycles = 0;         ///< load-to-use latency under load, SM cycles
   double clock_hz = 0;               ///< SM clock the latency was counted in
-  int sm_count = 0;
+  int sm_count = 0;                  ///< SMs that share the bandwidth
   double bytes_per_warp_load = 128;  ///< one coalesced warp load of 32 x 4 B
 };
 
 /// What Little's law derives from littles_law_input.
 struct littles_law {
-  littles_law_input in;
+  littles_law_input in;               ///< the figures it starts from
   double bytes_per_clock = 0;         ///< bandwidth / clock: bytes the memory delivers per SM cycle
   double latency_ns = 0;              ///< latency_cycles / clock
   double bytes_in_flight = 0;         ///< bandwidth x latency, whole GPU

@@ -26,7 +26,7 @@ enum class op_kind {
   other,  ///< not in the peak model (user operations, by default)
 };
 
-inline constexpr const char* to_string(op_kind k) {
+inline constexpr const char* to_string(op_kind k) {  ///< The name of a kind, e.g. "fp32_fma".
   switch (k) {
     case op_kind::fp32_fma:
       return "fp32_fma";

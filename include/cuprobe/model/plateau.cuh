@@ -30,10 +30,19 @@ using latency_point = curve_point;
 
 /// A flat region of the curve: points first..last (indices), level = their median cycles.
 struct plateau {
-  std::size_t first = 0, last = 0;  ///< indices into the curve, inclusive
+  /// The indices of the first and the last point in the curve (inclusive).
+  ///@{
+  std::size_t first = 0, last = 0;
+  ///@}
+  /// The working sets of the first and the last point, in bytes.
+  ///@{
   double first_bytes = 0, last_bytes = 0;
+  ///@}
   double level = 0;  ///< median cycles per hop of the member points
+  /// The fewest and the most cycles per hop among the member points.
+  ///@{
   double min_cycles = 0, max_cycles = 0;
+  ///@}
   std::size_t points = 0;    ///< member points
   std::size_t outliers = 0;  ///< lone points inside the region left out of it
 };
@@ -41,7 +50,7 @@ struct plateau {
 /// Tolerances of find_plateaus: a point belongs to the current region when it is within
 /// max(relative x level, absolute) of the region's median.
 struct plateau_options {
-  double relative = 0.10;
+  double relative = 0.10;      ///< x level: the relative tolerance
   double absolute = 2.0;       ///< cycles: keeps tiny levels (shared memory) from splitting
   std::size_t min_points = 2;  ///< fewer member points: a transition, not a plateau
 };

@@ -21,7 +21,7 @@ inline constexpr unsigned warpgroup_threads = 128;
 
 /// setmaxnreg targets for 1 producer + 2 consumer warpgroups (384 threads, 1 CTA per SM).
 inline constexpr std::uint32_t producer_registers = 40;
-inline constexpr std::uint32_t consumer_registers = 232;
+inline constexpr std::uint32_t consumer_registers = 232;  ///< Each consumer warpgroup's.
 static_assert(producer_registers * 128 + 2 * consumer_registers * 128 <= 65536,
               "the producer and consumer register targets must fit the SM's 64 Ki registers");
 

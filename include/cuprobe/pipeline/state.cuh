@@ -23,7 +23,7 @@ template <int Stages>
 struct pipeline_state {
   static_assert(Stages >= 1,
                 "cuprobe::pipeline::pipeline_state<Stages>: Stages must be at least 1");
-  static constexpr int stages = Stages;
+  static constexpr int stages = Stages;  ///< Stages.
 
   int stage = 0;            ///< 0 .. Stages - 1
   std::uint32_t phase = 0;  ///< parity to wait for on the barrier of `stage`
@@ -41,6 +41,7 @@ struct pipeline_state {
     phase ^= static_cast<std::uint32_t>((s / Stages) & 1);
     stage = s % Stages;
   }
+  /// advance(), returning this state.
   __host__ __device__ constexpr pipeline_state& operator++() {
     advance();
     return *this;

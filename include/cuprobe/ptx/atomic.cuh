@@ -62,7 +62,7 @@ __device__ __forceinline__ void require_atomic_scope() {
       asm volatile(OP "." SEM ".sys" __VA_ARGS__ : "memory");     \
   } while (0)
 
-/// ld.<Sem>.<Scope>.b32: a load that is atomic at Scope; with sem::acquire, no later access of
+/// `ld.<Sem>.<Scope>.b32`: a load that is atomic at Scope; with sem::acquire, no later access of
 /// this thread is performed before it. Sem: sem::relaxed or sem::acquire.
 template <class Sem, class Scope, class T>
 __device__ __forceinline__ T atomic_load(const T* p) {
@@ -79,7 +79,7 @@ __device__ __forceinline__ T atomic_load(const T* p) {
   return static_cast<T>(v);
 }
 
-/// st.<Sem>.<Scope>.b32: a store that is atomic at Scope; with sem::release, every earlier access
+/// `st.<Sem>.<Scope>.b32`: a store that is atomic at Scope; with sem::release, every earlier access
 /// of this thread is performed before it. Sem: sem::relaxed or sem::release.
 template <class Sem, class Scope, class T>
 __device__ __forceinline__ void atomic_store(T* p, T value) {
@@ -96,7 +96,7 @@ __device__ __forceinline__ void atomic_store(T* p, T value) {
     CUPROBE_DETAIL_SCOPED("st", "release", ".b32 [%0], %1;" ::"l"(p), "r"(v));
 }
 
-/// atom.<Sem>.<Scope>.add.u32: adds `value` to *p atomically at Scope and returns the old value.
+/// `atom.<Sem>.<Scope>.add.u32`: adds `value` to *p atomically at Scope and returns the old value.
 /// Sem: sem::relaxed, sem::acquire, sem::release or sem::acq_rel.
 template <class Sem, class Scope, class T>
 __device__ __forceinline__ T atomic_fetch_add(T* p, T value) {

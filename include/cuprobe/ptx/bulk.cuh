@@ -153,6 +153,33 @@ __device__ __forceinline__ void check_mask(const char* what, std::uint16_t mask)
 #endif
 }
 
+/// Debug builds: traps with a sentence when the dimension-0 start coordinate `c0` of a tile-mode
+/// tensor copy into elements of `element_bytes` bytes does not start on 16 bytes (c0 x
+/// element_bytes % 16 != 0), which the H200 answers with an illegal instruction (an observed
+/// rule, pinned by tests/gpu/hopper_tensor_copy_fault.cu). Called only where the destination's
+/// element type is known and at least 2 bytes (a byte buffer may hold any element type).
+__device__ __forceinline__ void check_start(const char* what, std::int32_t c0,
+                                            unsigned element_bytes) {
+#if CUPROBE_PTX_CHECKS
+  if ((static_cast<long long>(c0) * element_bytes) % 16 != 0) {
+    printf(
+        "cuprobe::ptx::bulk::%s: the dimension-0 start coordinate %d x %u-byte elements is not a "
+        "multiple of 16 bytes, which the tile-mode tensor copy does not allow (block %u, thread "
+        "%u); trapping\n",
+        what, static_cast<int>(c0), element_bytes, blockIdx.x, linear_thread());
+    __trap();
+  }
+#else
+  (void)what, (void)c0, (void)element_bytes;
+#endif
+}
+
+template <class D>
+inline constexpr unsigned typed_element_bytes =
+    std::is_void_v<D>
+        ? 0u
+        : static_cast<unsigned>(sizeof(std::conditional_t<std::is_void_v<D>, char, D>));
+
 /// `void`, but dependent on C... (delays the architecture guards of the variadic wrappers).
 template <class... C>
 struct dependent {
@@ -293,8 +320,10 @@ __device__ __forceinline__ void prefetch_l2(const void* src_gmem, std::uint32_t 
 
 /// A box of the tensor described by `map`, at coordinates c..., into this CTA's shared memory
 /// (128-byte aligned); the box's bytes complete on `bar`. 1 to 5 coordinates, innermost first.
-template <class... C>
-__device__ __forceinline__ void tensor_load(void* dst_smem, const CUtensorMap* map,
+/// With a typed destination of 2-byte or larger elements (the map's element type), Debug builds
+/// also check that c0 starts on 16 bytes (detail::check_start).
+template <class D, class... C>
+__device__ __forceinline__ void tensor_load(D* dst_smem, const CUtensorMap* map,
                                             mbarrier::object* bar, C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_load");
   CUPROBE_DETAIL_BULK_SM90(typename detail::dependent<C...>::type, "tensor_load");
@@ -304,15 +333,17 @@ __device__ __forceinline__ void tensor_load(void* dst_smem, const CUtensorMap* m
   mbarrier::detail::shadow_tensor_copy(bar);
   if constexpr (detail::coords_ok<C...>) {
     const std::int32_t coords[sizeof...(C)] = {static_cast<std::int32_t>(c)...};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem,
-                                    map, coords, &bar->word);
+    if constexpr (detail::typed_element_bytes<D> >= 2)
+      detail::check_start("tensor_load", coords[0], detail::typed_element_bytes<D>);
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                                    static_cast<void*>(dst_smem), map, coords, &bar->word);
   }
 }
 
 /// tensor_load into every CTA of `cta_mask`, at dst_smem's offset, completing on the barrier at
 /// bar's offset in each (sm_90a).
-template <class... C>
-__device__ __forceinline__ void tensor_load_multicast(void* dst_smem, const CUtensorMap* map,
+template <class D, class... C>
+__device__ __forceinline__ void tensor_load_multicast(D* dst_smem, const CUtensorMap* map,
                                                       mbarrier::object* bar, std::uint16_t cta_mask,
                                                       C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_load_multicast");
@@ -329,8 +360,11 @@ __device__ __forceinline__ void tensor_load_multicast(void* dst_smem, const CUte
 #endif
   if constexpr (detail::coords_ok<C...>) {
     const std::int32_t coords[sizeof...(C)] = {static_cast<std::int32_t>(c)...};
-    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst_smem,
-                                    map, coords, &bar->word, cta_mask);
+    if constexpr (detail::typed_element_bytes<D> >= 2)
+      detail::check_start("tensor_load_multicast", coords[0], detail::typed_element_bytes<D>);
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global,
+                                    static_cast<void*>(dst_smem), map, coords, &bar->word,
+                                    cta_mask);
   }
 }
 

@@ -47,36 +47,36 @@
 namespace cuprobe::ptx::cache {
 
 // clang-format off
-#define CUPROBE_DETAIL_CACHE_TAG(TAG, NAME, MIN_SM)     \
-  struct TAG {                                          \
-    static constexpr const char* name = NAME;           \
-    static constexpr int min_sm = MIN_SM;               \
+#define CUPROBE_DETAIL_CACHE_TAG(TAG, NAME, MIN_SM)                       \
+  struct TAG {                                                            \
+    static constexpr const char* name = NAME;  /**< the PTX spelling */   \
+    static constexpr int min_sm = MIN_SM;  /**< the oldest SM, x10 */     \
   };
 
 // Loads and stores.
 CUPROBE_DETAIL_CACHE_TAG(none, "none", 0)           ///< no qualifier: ld.global / st.global
 CUPROBE_DETAIL_CACHE_TAG(cg, "cg", 0)               ///< cache global (L2, not L1)
 CUPROBE_DETAIL_CACHE_TAG(cs, "cs", 0)               ///< cache streaming, likely accessed once
-CUPROBE_DETAIL_CACHE_TAG(evict_normal, "L1::evict_normal", 700)
-CUPROBE_DETAIL_CACHE_TAG(evict_unchanged, "L1::evict_unchanged", 700)
-CUPROBE_DETAIL_CACHE_TAG(evict_first, "L1::evict_first", 700)
-CUPROBE_DETAIL_CACHE_TAG(evict_last, "L1::evict_last", 700)
-CUPROBE_DETAIL_CACHE_TAG(no_allocate, "L1::no_allocate", 700)
+CUPROBE_DETAIL_CACHE_TAG(evict_normal, "L1::evict_normal", 700)  ///< L1 priority: normal
+CUPROBE_DETAIL_CACHE_TAG(evict_unchanged, "L1::evict_unchanged", 700)  ///< L1 priority: unchanged
+CUPROBE_DETAIL_CACHE_TAG(evict_first, "L1::evict_first", 700)  ///< L1 priority: evict first
+CUPROBE_DETAIL_CACHE_TAG(evict_last, "L1::evict_last", 700)  ///< L1 priority: evict last
+CUPROBE_DETAIL_CACHE_TAG(no_allocate, "L1::no_allocate", 700)  ///< no L1 allocation
 // Loads only.
 CUPROBE_DETAIL_CACHE_TAG(ca, "ca", 0)               ///< cache at all levels
 CUPROBE_DETAIL_CACHE_TAG(lu, "lu", 0)               ///< last use
 CUPROBE_DETAIL_CACHE_TAG(cv, "cv", 0)               ///< don't cache, fetch again (volatile)
 CUPROBE_DETAIL_CACHE_TAG(nc, "nc", 0)               ///< non-coherent (read-only) path
-CUPROBE_DETAIL_CACHE_TAG(nc_ca, "ca.nc", 0)
-CUPROBE_DETAIL_CACHE_TAG(nc_cg, "cg.nc", 0)
-CUPROBE_DETAIL_CACHE_TAG(nc_cs, "cs.nc", 0)
-CUPROBE_DETAIL_CACHE_TAG(nc_evict_first, "nc.L1::evict_first", 700)
-CUPROBE_DETAIL_CACHE_TAG(nc_evict_last, "nc.L1::evict_last", 700)
-CUPROBE_DETAIL_CACHE_TAG(nc_no_allocate, "nc.L1::no_allocate", 700)
-CUPROBE_DETAIL_CACHE_TAG(L2_64B, "L2::64B", 750)    ///< L2 prefetch size hints
-CUPROBE_DETAIL_CACHE_TAG(L2_128B, "L2::128B", 750)
-CUPROBE_DETAIL_CACHE_TAG(L2_256B, "L2::256B", 800)
-CUPROBE_DETAIL_CACHE_TAG(nc_L2_256B, "nc.L2::256B", 800)
+CUPROBE_DETAIL_CACHE_TAG(nc_ca, "ca.nc", 0)         ///< nc: cache at all levels
+CUPROBE_DETAIL_CACHE_TAG(nc_cg, "cg.nc", 0)         ///< nc: cache in L2 only
+CUPROBE_DETAIL_CACHE_TAG(nc_cs, "cs.nc", 0)         ///< nc: streaming
+CUPROBE_DETAIL_CACHE_TAG(nc_evict_first, "nc.L1::evict_first", 700)  ///< nc: L1 evict first
+CUPROBE_DETAIL_CACHE_TAG(nc_evict_last, "nc.L1::evict_last", 700)  ///< nc: L1 evict last
+CUPROBE_DETAIL_CACHE_TAG(nc_no_allocate, "nc.L1::no_allocate", 700)  ///< nc: no L1 allocation
+CUPROBE_DETAIL_CACHE_TAG(L2_64B, "L2::64B", 750)    ///< prefetch 64 B into L2
+CUPROBE_DETAIL_CACHE_TAG(L2_128B, "L2::128B", 750)  ///< prefetch 128 B into L2
+CUPROBE_DETAIL_CACHE_TAG(L2_256B, "L2::256B", 800)  ///< prefetch 256 B into L2
+CUPROBE_DETAIL_CACHE_TAG(nc_L2_256B, "nc.L2::256B", 800)  ///< nc: prefetch 256 B into L2
 // Stores only.
 CUPROBE_DETAIL_CACHE_TAG(wb, "wb", 0)               ///< write back
 CUPROBE_DETAIL_CACHE_TAG(wt, "wt", 0)               ///< write through (to system memory)
@@ -199,7 +199,7 @@ __device__ __forceinline__ void check_access(const void* p, unsigned width, cons
 }  // namespace cuprobe::ptx::detail
 
 // clang-format off
-// The seven forms of one load operator; PREFIX_TEXT is its full mnemonic ("ld.global.cs").
+/// The seven forms of one load operator; PREFIX_TEXT is its full mnemonic ("ld.global.cs").
 #define CUPROBE_PTX_DEFINE_LOAD(OP, PREFIX_TEXT)                                              \
   template <>                                                                                 \
   struct cuprobe::ptx::detail::ld_forms<OP> {                                                 \
@@ -253,7 +253,7 @@ __device__ __forceinline__ void check_access(const void* p, unsigned width, cons
     }                                                                                         \
   };
 
-// The seven forms of one store operator; PREFIX_TEXT is its full mnemonic ("st.global.wt").
+/// The seven forms of one store operator; PREFIX_TEXT is its full mnemonic ("st.global.wt").
 #define CUPROBE_PTX_DEFINE_STORE(OP, PREFIX_TEXT)                                             \
   template <>                                                                                 \
   struct cuprobe::ptx::detail::st_forms<OP> {                                                 \
@@ -330,12 +330,14 @@ namespace cuprobe::ptx {
 /// True when ld<Op> (st<Op>) exists.
 template <class Op>
 inline constexpr bool is_load_operator = detail::ld_forms<Op>::defined;
+/// True when `st<Op>` exists.
 template <class Op>
 inline constexpr bool is_store_operator = detail::st_forms<Op>::defined;
 
 /// The PTX mnemonic ld<Op> / st<Op> emits, without the type ("ld.global.cs.nc").
 template <class Op>
 inline constexpr const char* load_instruction = detail::ld_forms<Op>::instruction;
+/// The PTX mnemonic `st<Op>` emits, without the type.
 template <class Op>
 inline constexpr const char* store_instruction = detail::st_forms<Op>::instruction;
 

@@ -135,7 +135,7 @@ constexpr const char* sem_name() {
     return "release";
 }
 
-/// fence.<Sem>.<Scope>: orders this thread's memory accesses before and after it, as observed
+/// `fence.<Sem>.<Scope>`: orders this thread's memory accesses before and after it, as observed
 /// by the threads of Scope (PTX ISA, "Memory Consistency Model"). asm volatile + "memory"
 /// clobber (inside CCCL): never removed, never moved across other memory accesses.
 template <class Sem, class Scope>
@@ -170,7 +170,7 @@ __device__ __forceinline__ void fence() {
   }
 }
 
-/// membar.cta / membar.gl / membar.sys: the legacy spelling of fence.sc.<scope> (identical
+/// membar.cta / membar.gl / membar.sys: the legacy spelling of `fence.sc.<scope>` (identical
 /// semantics and SASS on sm_70+). There is no cluster-scope membar.
 template <class Scope>
 __device__ __forceinline__ void membar() {

@@ -36,7 +36,7 @@ template <int Count>
 struct matrix_fragment {
   static_assert(Count == 1 || Count == 2 || Count == 4,
                 "cuprobe::ptx::matrix_fragment<Count>: stmatrix/ldmatrix move 1, 2 or 4 matrices");
-  std::uint32_t reg[Count];
+  std::uint32_t reg[Count];  ///< the registers: matrix i in reg[i]
 };
 
 namespace detail {

@@ -46,7 +46,9 @@
 // static shared memory (512 bytes, debug builds only), keyed by the barrier's address, the CTA
 // and the grid; expect_tx / arrive_expect_tx add the bytes they announce and the cuprobe bulk
 // copies add the bytes they issue on that barrier. The timeout reports both totals since init()
-// and their difference ("announced but not issued by this CTA"). Peer CTAs' copies (multicast
+// and their difference ("announced but not issued by this CTA"), and announce() traps with a
+// sentence when one phase's announcements reach the 2^20 - 1 tx-count limit (the phase total
+// restarts whenever a wait() of this CTA sees a phase end). Peer CTAs' copies (multicast
 // from another rank, copies into this CTA's shared memory) and tensor copies' bytes (the box
 // size lives in the opaque tensor map; they are counted as copies) are not visible to it. The
 // raw word is read with ld.volatile.shared.b64 just before __trap(), as a clue for bug reports,
@@ -96,6 +98,7 @@ struct shadow_entry {
   unsigned long long announced;      ///< bytes announced with expect_tx since init()
   unsigned long long issued;         ///< bytes of cuprobe bulk copies issued on it since init()
   unsigned long long tensor_copies;  ///< cuprobe tensor copies issued on it (bytes unknown)
+  unsigned long long phase;          ///< bytes announced since a wait() last saw a phase end
 };
 inline constexpr unsigned shadow_slots = 16;
 
@@ -142,6 +145,16 @@ __device__ __forceinline__ void shadow_issued(const object* bar, std::uint32_t b
 #endif
 }
 
+/// Debug builds: a wait saw the phase end, so the next announcements count towards a new phase
+/// (a late reset by a slow waiter can only undercount, never trap wrongly).
+__device__ __forceinline__ void shadow_phase_ended(object* bar) {
+#if CUPROBE_MBARRIER_DEBUG
+  if (auto* e = shadow_find(smem_u32(bar))) e->phase = 0;
+#else
+  (void)bar;
+#endif
+}
+
 /// Debug builds: records one tensor copy (its bytes are not known here) issued on `bar`.
 __device__ __forceinline__ void shadow_tensor_copy(const object* bar) {
 #if CUPROBE_MBARRIER_DEBUG
@@ -175,6 +188,7 @@ __device__ __forceinline__ void init(object* bar, std::uint32_t expected_arrival
   e->announced = 0;
   e->issued = 0;
   e->tensor_copies = 0;
+  e->phase = 0;
   e->key = detail::shadow_key(a);
 #endif
 }
@@ -237,7 +251,17 @@ __device__ __forceinline__ void announce(object* bar, std::uint32_t bytes, const
   }
 #endif
 #if CUPROBE_MBARRIER_DEBUG
-  if (auto* e = shadow_find(smem_u32(bar))) atomicAdd(&e->announced, 1ull * bytes);
+  if (auto* e = shadow_find(smem_u32(bar))) {
+    atomicAdd(&e->announced, 1ull * bytes);
+    const unsigned long long before = atomicAdd(&e->phase, 1ull * bytes);
+    if (before + bytes >= (1u << 20)) {
+      printf(
+          "cuprobe::ptx::mbarrier::%s: this phase's announced bytes reach %llu, over the "
+          "tx-count limit of 2^20 - 1 per phase (block %u, thread %u); trapping\n",
+          what, before + bytes, blockIdx.x, threadIdx.x);
+      __trap();
+    }
+  }
 #else
   (void)bar, (void)bytes, (void)what;
 #endif
@@ -370,7 +394,10 @@ template <class Scope = scope::cta>
 __device__ __forceinline__ void wait(object* bar, std::uint32_t parity) {
   detail::check_barrier(bar, "wait");
 #if CUPROBE_MBARRIER_DEBUG
-  if (try_wait<Scope>(bar, parity)) return;
+  if (try_wait<Scope>(bar, parity)) {
+    detail::shadow_phase_ended(bar);
+    return;
+  }
   const unsigned long long t0 = cuda::ptx::get_sreg_globaltimer();
   unsigned tries = 1;
   while (!try_wait<Scope>(bar, parity)) {
@@ -381,6 +408,7 @@ __device__ __forceinline__ void wait(object* bar, std::uint32_t parity) {
       __trap();
     }
   }
+  detail::shadow_phase_ended(bar);
 #else
   while (!try_wait<Scope>(bar, parity)) {
   }

@@ -36,31 +36,38 @@ namespace cuprobe {
 
 /// An option an example adds to the shared ones.
 struct cli_option {
+  /// What the option's value is.
   enum class kind { text, path, number, integer };
-  std::string name;  ///< "--passes"
-  std::string help;
-  kind type = kind::text;
-  double min = 0, max = 0;  ///< number and integer: the accepted range
-  std::string fallback;     ///< the default, as text ("" : none)
+  std::string name;        ///< "--passes"
+  std::string help;        ///< one line of help
+  kind type = kind::text;  ///< what the value is
+  /// number and integer: the accepted range
+  ///@{
+  double min = 0, max = 0;
+  ///@}
+  std::string fallback;  ///< the default, as text ("" : none)
 
+  /// An option that takes any text (default `def`).
   static cli_option text(std::string n, std::string h, std::string def = "") {
     return {std::move(n), std::move(h), kind::text, 0, 0, std::move(def)};
   }
-  static cli_option path(std::string n, std::string h) {
+  static cli_option path(std::string n, std::string h) {  ///< An option that names a file to write.
     return {std::move(n), std::move(h), kind::path, 0, 0, ""};
   }
+  /// A number option within [lo, hi] (default `def`).
   static cli_option number(std::string n, std::string h, double lo, double hi,
                            std::optional<double> def = std::nullopt) {
     char b[64] = "";
     if (def) std::snprintf(b, sizeof b, "%g", *def);
     return {std::move(n), std::move(h), kind::number, lo, hi, b};
   }
+  /// An integer option within [lo, hi] (default `def`).
   static cli_option integer(std::string n, std::string h, long long lo, long long hi,
                             std::optional<long long> def = std::nullopt) {
     return {std::move(n), std::move(h), kind::integer,
             double(lo),   double(hi),   def ? std::to_string(*def) : std::string()};
   }
-  std::string usage() const {
+  std::string usage() const {  ///< Its lines of the usage text.
     std::string u = "  " + name + (type == kind::path ? " PATH" : " VALUE") + "  " + help;
     char b[96];
     if (type == kind::integer)
@@ -75,14 +82,19 @@ struct cli_option {
   }
 };
 
+/// The parsed command line: the options every example shares and its own (parse()).
 struct cli {
+  /// --json PATH and --csv PATH ("" when not given).
+  ///@{
   std::string json_path, csv_path;
-  bool quick = false;
-  bool small = false;
-  bool profile = false;
+  ///@}
+  bool quick = false;                        ///< --quick: the short setting
+  bool small = false;                        ///< --small: arrays small enough for compute-sanitizer
+  bool profile = false;                      ///< --profile: every benchmark once, for ncu
   std::map<std::string, std::string> extra;  ///< example-specific "--name value" options
-  std::vector<cli_option> declared;
+  std::vector<cli_option> declared;          ///< the example's own options
 
+  /// True when the option was given.
   bool has(const std::string& name) const { return extra.count(name) != 0; }
   /// The option's text, or its declared default (or `fallback` when it declares none).
   std::string get(const std::string& name, const std::string& fallback = "") const {
@@ -101,6 +113,7 @@ struct cli {
             "cli: " + name + " was not given and has no default");
     return parse_number(get(name), name, o->min, o->max, o->type == cli_option::kind::integer);
   }
+  /// A declared integer option (its default when not given); checked at parse time.
   long long get_integer(const std::string& name) const {
     return static_cast<long long>(get_number(name));
   }
@@ -135,6 +148,7 @@ struct cli {
     require(v >= lo && v <= hi, what + " is " + text + ", outside its range: " + range);
     return v;
   }
+  /// Strict integer parsing (see parse_number()).
   static long long parse_integer(const std::string& text, const std::string& what, long long lo,
                                  long long hi) {
     return static_cast<long long>(parse_number(text, what, double(lo), double(hi), true));

@@ -48,9 +48,26 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
         if (std::find(keys.begin(), keys.end(), kv.first) == keys.end()) keys.push_back(kv.first);
   std::vector<std::string> head{"name"};
   head.insert(head.end(), keys.begin(), keys.end());
-  for (const char* c : {"unit", "samples", "median", "min", "mean", "max", "stdev", "rel_stdev",
-                        "seconds", "bytes_per_iteration", "gb_per_s", "tflop_per_s", "ops_per_s",
-                        "cycles_per_op", "clock_mhz", "accounting", "flags"})
+  for (const char* c : {"unit",
+                        "samples",
+                        "median",
+                        "min",
+                        "mean",
+                        "max",
+                        "stdev",
+                        "rel_stdev",
+                        "seconds",
+                        "bytes_per_iteration",
+                        "gb_per_s",
+                        "tflop_per_s",
+                        "ops_per_s",
+                        "cycles_per_op",
+                        "clock_mhz",
+                        "ceiling_key",
+                        "ceiling_fraction",
+                        "ceiling_source",
+                        "accounting",
+                        "flags"})
     head.emplace_back(c);
   const auto scaled = [](const std::optional<double>& v, double by) {
     return v ? std::optional<double>(*v / by) : std::nullopt;
@@ -76,6 +93,9 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
     row.push_back(csv_number(m.rate.ops_per_s));
     row.push_back(csv_number(m.rate.cycles_per_op));
     row.push_back(csv_number(m.rate.clock_mhz));
+    row.push_back(m.ceiling ? m.ceiling->key : "");
+    row.push_back(m.ceiling ? csv_number(m.ceiling->fraction) : "");
+    row.push_back(m.ceiling ? to_string(m.ceiling->source) : "");
     row.push_back(m.declared.accounting);
     row.push_back(flags);
     out += csv_line(row);

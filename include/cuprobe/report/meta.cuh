@@ -19,8 +19,8 @@
 #include "cuprobe/core/version.cuh"
 #include "cuprobe/measure/nvml.cuh"
 
-#define CUPROBE_STRINGIFY_(x) #x
-#define CUPROBE_STRINGIFY(x) CUPROBE_STRINGIFY_(x)
+#define CUPROBE_STRINGIFY_(x) #x  ///< Turns the tokens `x` into a string literal (no expansion).
+#define CUPROBE_STRINGIFY(x) CUPROBE_STRINGIFY_(x)  ///< The macro-expanded `x` as a string literal.
 
 namespace cuprobe {
 
@@ -34,6 +34,7 @@ inline std::string utc_now_iso8601() {
   return b;
 }
 
+/// The git commit of the build: CUPROBE_GIT_SHA from the environment or the compiler, or "unknown".
 inline std::string git_commit() {
   if (const char* e = std::getenv("CUPROBE_GIT_SHA"); e && *e) return e;
 #ifdef CUPROBE_GIT_SHA
@@ -43,6 +44,7 @@ inline std::string git_commit() {
 #endif
 }
 
+/// How the program was compiled: CUPROBE_COMPILE_FLAGS, nvcc's version, the architectures, NDEBUG.
 inline std::string compile_flags() {
   std::string s;
 #ifdef CUPROBE_COMPILE_FLAGS
@@ -62,6 +64,7 @@ inline std::string compile_flags() {
   return s;
 }
 
+/// The arguments joined by spaces.
 inline std::string command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
@@ -71,6 +74,7 @@ inline std::string command_line(int argc, char** argv) {
   return s;
 }
 
+/// The run's record: library version, date, command line, compile flags and commit.
 inline json run_meta(int argc, char** argv) {
   json m = json::object();
   m["library"] = "cuprobe";
@@ -82,6 +86,7 @@ inline json run_meta(int argc, char** argv) {
   return m;
 }
 
+/// The device's facts as a JSON object.
 inline json to_json(const device_info& d) {
   json j = json::object();
   j["name"] = d.name;

@@ -12,6 +12,7 @@
 //    "extra": {...}}     // free-form sections (e.g. timer characterisation)
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -78,6 +79,8 @@ inline json to_json(const measurement& m) {
   w["dram_working_set"] = m.declared.dram_working_set;
   w["working_set_bytes"] = m.declared.working_set_bytes;
   w["op_kind"] = m.declared.op_kind ? json(model::to_string(*m.declared.op_kind)) : json();
+  w["data_source"] = to_string(m.declared.source);
+  w["tensor_type"] = m.declared.tensor_type;
   b["work"] = w;
   json o = json::object();
   o["warmup"] = m.options.warmup;
@@ -129,6 +132,19 @@ inline json to_json(const measurement& m) {
     f.push_back(x);
   }
   b["flags"] = f;
+  json c;  // null: no ceiling matches the declared work
+  if (m.ceiling) {
+    c = json::object();
+    c["key"] = m.ceiling->key;
+    c["what"] = m.ceiling->what;
+    c["rate_per_s"] = m.ceiling->rate_per_s;
+    c["ceiling_per_s"] = m.ceiling->ceiling_per_s;
+    c["fraction"] = m.ceiling->fraction;
+    c["source"] = to_string(m.ceiling->source);
+    c["source_text"] = m.ceiling->source_text;
+    c["stale"] = m.ceiling->stale;
+  }
+  b["ceiling"] = c;
   b["stop"] = m.stop_verdict;
   b["wall_s"] = m.wall_s;
   return b;
@@ -192,7 +208,9 @@ class results {
   /// One line per measurement: name, params, median (in the sample unit), spread, n, rates,
   /// flags (every flag but clock_unknown, which the environment section reports).
   void print_table(std::FILE* f = stdout) const {
-    table t({"benchmark", "params", "median", "spread", "n", "GB/s", "TFLOP/s", "cyc/op", "flags"});
+    table t({"benchmark", "params", "median", "spread", "n", "GB/s", "TFLOP/s", "cyc/op",
+             "of ceiling", "flags"});
+    std::vector<std::string> sources;
     const auto scaled = [](const std::optional<double>& v, double by) {
       return v ? std::optional<double>(*v / by) : std::nullopt;
     };
@@ -208,9 +226,16 @@ class results {
       t.add_row({m.name, params, fmt_sample(m.stats.median, m.unit),
                  fmt(100 * m.stats.spread(), 1) + "%", std::to_string(m.stats.count),
                  fmt(scaled(m.rate.bytes_per_s, 1e9), 1), fmt(scaled(m.rate.flop_per_s, 1e12), 2),
-                 fmt(m.rate.cycles_per_op, 2), flags});
+                 fmt(m.rate.cycles_per_op, 2),
+                 m.ceiling ? fmt(m.ceiling->fraction, 3) + " " + to_string(m.ceiling->source)
+                           : std::string(),
+                 flags});
+      if (m.ceiling &&
+          std::find(sources.begin(), sources.end(), m.ceiling->source_text) == sources.end())
+        sources.push_back(m.ceiling->source_text);
     }
     t.print(f);
+    for (const auto& s : sources) std::fprintf(f, "of ceiling: %s\n", s.c_str());
   }
 
  private:

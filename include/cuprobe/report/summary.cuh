@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "cuprobe/core/file.cuh"
@@ -20,10 +21,12 @@
 
 namespace cuprobe {
 
-inline constexpr const char* summary_schema = "cuprobe.summary/1";
+inline constexpr const char* summary_schema = "cuprobe.summary/1";  ///< The schema of the file.
 
+/// The headline file: one number per key, with the device, commit, command and date.
 class summary_file {
  public:
+  /// A file for device `dev`, recording the command line.
   summary_file(int argc, char** argv, const device_info& dev)
       : device_(cuprobe::to_json(dev)), command_(command_line(argc, argv)) {}
 
@@ -32,9 +35,18 @@ class summary_file {
     require(std::isfinite(value), "summary metric '" + key + "' is not a finite number");
     metrics_[key] = value;
   }
+  /// True when metric `key` is set.
   bool has(const std::string& key) const { return metrics_.find(key) != nullptr; }
-  const json& metrics() const { return metrics_; }
+  /// The metric `key`, if set.
+  std::optional<double> metric(const std::string& key) const {
+    const json* v = metrics_.find(key);
+    return v ? std::optional<double>(v->as_number()) : std::nullopt;
+  }
+  /// Names, in words, the path (kernel, instruction, method) behind metric `key` ("paths").
+  void set_path(const std::string& key, const std::string& path) { paths_[key] = path; }
+  const json& metrics() const { return metrics_; }  ///< The metrics set so far.
 
+  /// The whole file as JSON.
   json to_json() const {
     json j = json::object();
     j["schema"] = summary_schema;
@@ -43,14 +55,17 @@ class summary_file {
     j["command"] = command_;
     j["date"] = utc_now_iso8601();
     j["metrics"] = metrics_;
+    if (!paths_.items().empty()) j["paths"] = paths_;
     return j;
   }
+  /// Writes the file to `path`.
   void write(const std::string& path) const { write_text(path, to_json().dump(2) + "\n"); }
 
  private:
   json device_;
   std::string command_;
   json metrics_ = json::object();
+  json paths_ = json::object();
 };
 
 }  // namespace cuprobe

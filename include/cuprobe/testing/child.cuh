@@ -32,11 +32,12 @@ extern char** environ;
 
 namespace cuprobe::testing {
 
+/// What a child process did.
 struct child_result {
-  int exit_code = -1;  ///< -1: did not exit normally
-  int signal = 0;      ///< the signal that ended it, if one did
-  bool timed_out = false;
-  std::string output;  ///< stdout + stderr, interleaved as written
+  int exit_code = -1;      ///< -1: did not exit normally
+  int signal = 0;          ///< the signal that ended it, if one did
+  bool timed_out = false;  ///< true when it ran past limit_s and was killed
+  std::string output;      ///< stdout + stderr, interleaved as written
 };
 
 /// Re-executes this binary with `variable`=`value` in its environment (replacing any earlier

@@ -38,6 +38,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe::testing {
 
@@ -93,7 +94,7 @@ R run_on_device(F f) {
   out.poison();
   detail::run_one_kernel<R><<<1, 1>>>(f, out.data());
   CUPROBE_CHECK_LAUNCH("cuprobe::testing::run_on_device");
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  synchronize_device("testing::run_on_device");
   return out.to_host()[0];
 }
 
@@ -106,7 +107,7 @@ std::vector<R> run_on_device(const launch_shape& shape, F f) {
   out.poison();
   detail::run_each_kernel<R><<<shape.grid, shape.block, shape.dynamic_smem>>>(f, out.data(), n);
   CUPROBE_CHECK_LAUNCH("cuprobe::testing::run_on_device");
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  synchronize_device("testing::run_on_device");
   return out.to_host();
 }
 

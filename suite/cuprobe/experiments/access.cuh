@@ -1,4 +1,4 @@
-// cuprobe/experiments/access.cuh: access patterns explained by sectors (issue 14, part 1): the
+// cuprobe/experiments/access.cuh: access patterns explained by sectors: the
 // bandwidth of a warp request pattern (model::access_pattern: width, offset, stride,
 // permutation, gather) at a DRAM and an L2-resident working set, beside the sector model's
 // sectors per request, useful fraction and predicted fraction of the aligned unit-stride rate;
@@ -457,7 +457,7 @@ inline access_headline access_headline_of(const access_result& r, const model::a
 /// Reads at `level`: 16-byte loads at stride 2 (model 0.5); 4-byte loads misaligned by 4 bytes
 /// (5 sectors for 4: 0.8); 16-byte loads misaligned by 16 (17 for 16: 0.94). A 16-byte load
 /// cannot be misaligned by 4 bytes (ld.global.v4 needs a 16-byte aligned address; the model
-/// refuses the pattern), so the issue's "4-byte misalignment of 16-byte loads" is reported as
+/// refuses the pattern), so a "4-byte misalignment of 16-byte loads" is reported as
 /// these two: the 4-byte misalignment with the loads it allows, and the 16-byte loads at their
 /// smallest misalignment.
 inline access_headline access_stride2(const access_result& r, access_level l = access_level::dram) {

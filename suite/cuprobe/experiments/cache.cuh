@@ -22,8 +22,8 @@
 // geometric mean of that level and the next one (model::capacity). The L2 headline figures
 // (l2_bandwidth) are medians over working sets of l2_bytes / 16, / 12 and / 8 (3.75 to 7.5 MiB
 // on the H200). The L2 write runs on cache_bw_options::write_path: st.global.cg from the same
-// kernel, or bulk stores from shared memory (gen/cache_bw_tma.cuh, l2_write_tma_measure; issue
-// 11), chosen by examples/cache_bandwidth --l2-write-path.
+// kernel, or bulk stores from shared memory (gen/cache_bw_tma.cuh, l2_write_tma_measure),
+// chosen by examples/cache_bandwidth --l2-write-path.
 #pragma once
 
 #include <algorithm>
@@ -55,7 +55,7 @@ inline constexpr int cache_bw_unroll = 4;
 /// 2 x 512 threads per SM) is what reached 120 B/clk/SM on the H200 (U = 8: 83 .. 109).
 inline constexpr int cache_bw_l1_unroll = 16;
 
-/// How l2_bandwidth writes (issue 11: st.global reached 0.42 x the L2 read on the H200):
+/// How l2_bandwidth writes (st.global reached 0.42 x the L2 read on the H200):
 /// st_global = gen::cache_bw_kernel's st.global.cg (float4, U per thread, the read's shape);
 /// tma_bulk = gen::l2_bulk_write_kernel (cp.async.bulk from shared memory, each CTA its own
 /// chunks, l2_tma_write_options); home = gen::l2_home_write_kernel with every SM writing only
@@ -111,7 +111,7 @@ struct cache_bw_options {
   run_options run = run_options::fixed(2, 10);
   /// l2_bandwidth's write figure: st.global.cg, the fastest path of
   /// `cache_bandwidth --l2-write-path all` on the H200 (4.73 TB/s against at most 4.45 for
-  /// bulk stores, 2026-12-01; docs/memory-ptx.md).
+  /// bulk stores; docs/memory-ptx.md).
   l2_write_path write_path = l2_write_path::st_global;
   l2_tma_write_options tma;  ///< the tma_bulk path (l2_write_tma_measure)
 
@@ -280,7 +280,7 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
                           "write: every byte stored from shared memory by cp.async.bulk, per pass",
                           cuprobe::data_source::any, double(array)),
         o.run, launches);
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    cuprobe::synchronize_device("experiments::l2_write_tma_measure");
     const unsigned long long wrong = gen::tma_store_mismatches(
         out.data(), array / 4, t.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     const unsigned long long issued = stores.to_host()[0];

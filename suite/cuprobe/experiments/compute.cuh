@@ -198,7 +198,7 @@ latency_result chain_latency(const latency_options& o) {
       gen::chain_args<T> a{init.data(), out.data(), in.b, in.c, its[k], cycles.data()};
       for (int warm = 0; warm < 2; ++warm)
         gen::launch_chain<Op, 1, Unroll>(1, threads, a, ctx.stream);
-      CUPROBE_CHECK(cudaStreamSynchronize(ctx.stream));
+      cuprobe::wait_for(ctx.stream, "");
       c[k] = cycles.to_host()[0];
       auto chk =
           gen::validate_chains<Op>(in, out.to_host(), gen::chain_steps(its[k], Unroll), threads);

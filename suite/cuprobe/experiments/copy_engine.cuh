@@ -184,7 +184,7 @@ inline void fill_host_words(std::uint32_t* p, std::uint64_t words, std::uint64_t
 inline void fill_device_words(std::uint32_t* p, std::uint64_t words, std::uint64_t seed) {
   gen::detail::fill_input_kernel<><<<gen::detail::check_grid(words), 256>>>(p, words, seed, 0);
   CUPROBE_CHECK_LAUNCH("cuprobe::gen::detail::fill_input_kernel");
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::fill_device_words");
 }
 
 }  // namespace detail
@@ -226,7 +226,7 @@ copy_result copy_bandwidth(const device_info& dev, const host_link& bus, const c
       const bool to_device = dir != copy_direction::d2h, to_host = dir != copy_direction::h2d;
       if (to_device) {  // the legacy stream: finished before the runner's stream copies
         CUPROBE_CHECK(cudaMemset(d_dst.data(), poison_byte, n));
-        CUPROBE_CHECK(cudaDeviceSynchronize());
+        cuprobe::synchronize_device("experiments::copy_bandwidth");
       }
       if (to_host) std::memset(h_dst.data(), poison_byte, n);
       run_options ro = o.run;
@@ -269,7 +269,7 @@ copy_result copy_bandwidth(const device_info& dev, const host_link& bus, const c
             }
           },
           work::bytes_moved(double(n) * directions_of(dir), 0, acc), ro);
-      CUPROBE_CHECK(cudaDeviceSynchronize());
+      cuprobe::synchronize_device("experiments::copy_bandwidth");
       if (to_device) {
         p.check = detail::check_device_copy(d_dst.data(), words, o.seed);
         p.check.require();

@@ -211,7 +211,7 @@ dsm_latency_point dsm_chase_point(const dsm_latency_options& o, const hopper::cl
     hopper::cluster_launch l = c;
     l.stream = ctx.stream;
     hopper::launch(gen::dsm_chase_kernel<0>, l, a);
-    CUPROBE_CHECK(cudaStreamSynchronize(ctx.stream));
+    cuprobe::wait_for(ctx.stream, "");
     const gen::dsm_chase_out h = out.to_host()[0];
     require(!device_buffer<gen::dsm_chase_out>::is_poison(h), who + ": the chase wrote no result");
     const auto node = gen::dsm_chase_node(h, nodes, o.stride);
@@ -376,7 +376,7 @@ dsm_bw_point dsm_bw_measure(const device_info& dev, const dsm_bw_options& o,
     hopper::cluster_launch l = c;
     l.stream = ctx.stream;
     hopper::launch(gen::dsm_bw_kernel<T, U>, l, a);
-    CUPROBE_CHECK(cudaStreamSynchronize(ctx.stream));
+    cuprobe::wait_for(ctx.stream, "");
     unsigned long long worst = 0;
     for (unsigned long long v : cycles.to_host()) {
       require(!device_buffer<unsigned long long>::is_poison(v),

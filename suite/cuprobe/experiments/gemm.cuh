@@ -70,7 +70,7 @@ struct gemm_problem {
     p.b.fill_random(seed + 1, __nv_bfloat16(-1.f), __nv_bfloat16(1.f));
     p.c.poison(0xFF);  // NaN: an element a kernel leaves unwritten fails the check
     p.c_peer.poison(0xFF);
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    cuprobe::synchronize_device("experiments::gemm_problem::make");
     return p;
   }
   /// Element (i, j) of A and B as the host sees them (the generator's exact values).
@@ -191,7 +191,7 @@ class cublaslt_gemm {
   }
   void run_once(gemm_problem& p, int i) {
     run(p, i, nullptr);
-    CUPROBE_CHECK(cudaDeviceSynchronize());
+    cuprobe::synchronize_device("experiments::gemm run_once");
   }
 
  private:

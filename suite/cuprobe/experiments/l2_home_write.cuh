@@ -1,5 +1,5 @@
 // cuprobe/experiments/l2_home_write.cuh: the L2 write bandwidth when each SM writes only lines
-// homed in its own L2 partition, in the other one, or anywhere (issue 11).
+// homed in its own L2 partition, in the other one, or anywhere.
 //
 //   namespace ex = cuprobe::experiments;
 //   auto homes = ex::l2_map_homes(dev, 8u << 20);       // which partition homes each line, and
@@ -314,7 +314,7 @@ stream_result l2_write_home_measure(const device_info& dev, l2_homes& h, l2_writ
                             to_string(mode) + ")",
                         data_source::any, array),
       run, launches);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::l2_home_write");
   // The array as 32-bit words (the ring's memory is 64-bit words, little-endian).
   const auto dwords = h.ring.memory().to_host();
   std::vector<std::uint32_t> words(dwords.size() * 2);

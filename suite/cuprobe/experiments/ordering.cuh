@@ -161,7 +161,7 @@ std::optional<measurement> fence_cost_measurement(unsigned threads, const fence_
     scratch.emplace(std::size_t(gen::fence_cost_rows) * threads);
     scratch->zero();
     for (unsigned r = 0; r < gen::fence_cost_rows; ++r)
-      for (unsigned w = 0; w < warps; ++w)  // row r of warp w: the words today's layout gave it
+      for (unsigned w = 0; w < warps; ++w)  // row r of warp w: the words the layout gives it
         address.push_back(reinterpret_cast<std::uint64_t>(scratch->data() + r * threads + w * 32));
   }
   device_buffer<std::uint64_t> line_addresses(rows);
@@ -186,7 +186,7 @@ std::optional<measurement> fence_cost_measurement(unsigned threads, const fence_
         <<<grid, threads, 0, s>>>(line_addresses.data(), cycles.data(), o.iterations, target,
                                   ran_on.data(), unsupported.data());
     CUPROBE_CHECK_LAUNCH("cuprobe::gen::fence_cost_kernel");
-    CUPROBE_CHECK(cudaStreamSynchronize(s));
+    cuprobe::wait_for(s, "experiments::fence_cost_measurement");
     const unsigned sm = ran_on.to_host()[0];
     if (unsupported.to_host()[0]) return;
     require(sm != gen::fence_cost_unclaimed && (target < 0 || sm == unsigned(target)),

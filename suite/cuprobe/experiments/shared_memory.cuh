@@ -83,7 +83,7 @@ smem_bw_point smem_bw_measure(const device_info& dev, unsigned stride, const sme
     cycles.poison(poison_byte, s);
     gen::smem_bw_kernel<T, Store, U><<<blocks, o.threads, smem, s>>>(a);
     CUPROBE_CHECK_LAUNCH("cuprobe::gen::smem_bw_kernel");
-    CUPROBE_CHECK(cudaStreamSynchronize(s));
+    cuprobe::wait_for(s, "experiments::smem_bw_measure");
     unsigned long long worst = 0;
     for (unsigned long long c : cycles.to_host()) {
       require(!device_buffer<unsigned long long>::is_poison(c), "smem_bw: a block wrote no cycles");

@@ -122,7 +122,7 @@ inline measurement zero_copy_measure(const std::string& name, const gen::stream_
   measurement m = measure(
       name, [&](cudaStream_t s) { k.launch(shape, a, s); },
       work::bytes_moved(read ? bytes : 0, read ? 0 : bytes, acc), o);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::system_memory (a zero-copy read)");
   if (read) {
     const std::uint32_t expected =
         gen::detail::device_sum(nullptr, words, seed) * static_cast<std::uint32_t>(o.iterations);

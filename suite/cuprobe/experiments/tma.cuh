@@ -336,7 +336,7 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
                             " from shared memory per pass (one pass per launch)",
                         data_source::dram, double(bytes)),
       ro);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::tma (the validation launch)");
   bool valid = false;
   if (store) {
     const unsigned long long n = gen::tma_store_mismatches(

@@ -191,7 +191,7 @@ std::optional<measurement> tma_multicast_at(const device_info& dev,
                         "(shared memory receives cluster size x these; one pass per launch)",
                         cuprobe::data_source::dram, double(bytes)),
       ro);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::tma_multicast (the validation launch)");
   const std::uint32_t want = static_cast<std::uint32_t>(launches) * gen::tma_iota_sum(bytes / 4);
   const std::vector<std::uint32_t> got = sums.to_host();
   for (unsigned rank = 0; rank < p.cluster; ++rank)

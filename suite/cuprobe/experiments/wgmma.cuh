@@ -71,7 +71,7 @@ namespace cuprobe::experiments {
 
 /// Idle GPU before each timed sample of a ~7 ms tensor-core run (run_options::rest_ms): on the
 /// H200 50 ms was the least that kept every sample at the rested clock; this is twice that
-/// (docs/wgmma.md, "session 7: rested samples"). wgmma_suite and device_report use it.
+/// (docs/wgmma.md, "rested samples"). wgmma_suite and device_report use it.
 inline constexpr double wgmma_rest_ms = 100;
 
 struct wgmma_throughput_options {
@@ -353,7 +353,7 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
   // Validation launch: a few trips, D against the fp64 reference.
   run.d.poison();
   run.launch(o.validate_iterations, nullptr);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::wgmma (the validation launch)");
   r.check.d = run.check_d(o.validate_iterations);
 
   // Timed launches, NVML read while each runs (up to one interval before its expected end).
@@ -472,7 +472,7 @@ inline wgmma_latency_result wgmma_latency_of(const device_info& dev, const wgmma
   auto sampler = [&](const launch_context& ctx) {
     run.d.poison();
     run.launch(o.iterations, ctx.stream);
-    CUPROBE_CHECK(cudaStreamSynchronize(ctx.stream));
+    cuprobe::wait_for(ctx.stream, "");
     const gen::wgmma_block_record rec = run.records.to_host()[0];
     if (first) {
       r.check.d = run.check_d(o.iterations);

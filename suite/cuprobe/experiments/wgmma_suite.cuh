@@ -11,9 +11,9 @@
 //
 // Every short point (all but back_to_back and sustained) takes rested samples:
 // run_options::rest_ms = `rest_ms` (100 ms) of idle GPU before each timed launch, so that each
-// sample is a ~7 ms run on a card that has not been heating, the state in which the issue's
-// anchors were measured (one process per figure). Back to back, the H200 keeps its tensor-load
-// clock for ~40 ms and then lowers it by 15-120 MHz (docs/wgmma.md, "session 7: rested samples").
+// sample is a ~7 ms run on a card that has not been heating, the state in which the anchor
+// figures were measured (one process per figure). Back to back, the H200 keeps its tensor-load
+// clock for ~40 ms and then lowers it by 15-120 MHz (docs/wgmma.md, "rested samples").
 // Sections, in the order they run (every point validated; each in `points` with its section):
 //   latency       one warpgroup, one MMA then wait_group<0>: bf16 at N = 64, 128, 256 and the
 //                 other types at N = 256, SS (bf16 also RS and sparse)

@@ -43,6 +43,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cuprobe/core/arch.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/ptx/detail/wgmma_types.cuh"
 
@@ -183,6 +184,20 @@ struct descriptor {
   }
 };
 
+namespace detail {
+#if CUPROBE_PTX_CHECKS
+/// Debug builds: the sentence of a descriptor that would make the MMA read the wrong elements,
+/// then __trap() (not inlined: no call beside the caller's wgmma).
+__device__ __noinline__ inline void descriptor_fault(const char* problem, std::uint32_t base) {
+  printf(
+      "cuprobe::ptx::wgmma::canonical_layout::descriptor_at: %s (tile base 0x%x, block %u, "
+      "thread %u): the MMA would read the wrong elements; trapping\n",
+      problem, base, blockIdx.x, threadIdx.x);
+  __trap();
+}
+#endif
+}  // namespace detail
+
 /// A canonical wgmma operand tile in shared memory: `mn` rows of A (M) or of B (N), `k`
 /// elements of K, element size `element_bytes`, stored K-major or MN-major with a swizzle. Gives
 /// the byte offset of every element, LBO and SBO, and the descriptor of each K step.
@@ -273,6 +288,8 @@ struct canonical_layout {
 
   /// The descriptor of the wgmma step whose K range starts at element k0, for a tile at shared
   /// address `base` (1024-byte aligned for the swizzled modes, so that the base offset is 0).
+  /// Debug device code (CUPROBE_PTX_CHECKS) traps with a sentence on a descriptor that cannot be
+  /// encoded (start, LBO or SBO not on 16 bytes) or a swizzled base off the pattern's repeat.
   __host__ __device__ constexpr descriptor descriptor_at(std::uint32_t base, int k0) const {
     descriptor d;
     d.start_address = base + offset(0, k0);
@@ -280,6 +297,15 @@ struct canonical_layout {
     d.stride_byte_offset = stride_byte_offset();
     d.base_offset = base_offset_for(mode, base);
     d.layout = mode;
+#if CUPROBE_PTX_CHECKS && defined(__CUDA_ARCH__)
+    if (const char* p = d.problem())
+      detail::descriptor_fault(p, base);
+    else if (mode != swizzle::none && base % (8 * width()) != 0)
+      detail::descriptor_fault(
+          "a swizzled tile's base is not a multiple of 8 x the swizzle width (1024 bytes for "
+          "128B), so the hardware's pattern does not start where the tile's layout assumes",
+          base);
+#endif
     return d;
   }
 

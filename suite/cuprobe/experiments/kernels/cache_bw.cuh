@@ -174,7 +174,7 @@ __global__ void chunk_sums_kernel(const std::uint32_t* in, std::uint64_t chunk_w
 inline stream_check check_cache_bw(const stream_workload& w, const cache_bw_args& a, unsigned grid,
                                    unsigned threads, int u) {
   if (w.pattern() != stream_pattern::read) return w.check();
-  CUPROBE_CHECK(cudaDeviceSynchronize());
+  cuprobe::synchronize_device("experiments::check_cache_bw");
   require(a.chunks <= 0x7FFFFFFFu, "check_cache_bw: too many chunks");
   const std::uint64_t lanes = w.element_bytes() / 4;
   std::vector<std::uint32_t> s;

@@ -144,9 +144,9 @@ watch_result watch_word(const std::uint32_t* word, Change&& change, const watch_
     }
     r.concurrent = *ready == 1 && *done == 0;
     change();
-    CUPROBE_CHECK(cudaStreamSynchronize(s));
+    cuprobe::wait_for(s, "experiments::watch_word");
   } catch (...) {
-    (void)cudaStreamSynchronize(s);
+    if (!cuprobe::gpu_context_lost()) (void)cudaStreamSynchronize(s);
     cudaStreamDestroy(s);
     throw;
   }

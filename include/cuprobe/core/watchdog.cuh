@@ -1,0 +1,265 @@
+// cuprobe/core/watchdog.cuh: no host wait on the GPU lasts forever, in any build.
+//
+//   my_kernel<<<grid, block, 0, s>>>(...);
+//   cuprobe::wait_for(s, "my_kernel");           // cudaStreamSynchronize, bounded: throws
+//   cuprobe::watchdog_guard g("my sampler", 10);  // while g lives, a blocking call that outlasts
+//   buffer.to_host();                             // 10 s + 1 s ends the process with a sentence
+//
+// Two mechanisms, both used by the runner (measure, measure_samples, measure_interleaved):
+// - wait_for() polls cudaStreamQuery / cudaEventQuery (spinning for 200 us, then sleeping 50 us
+//   to 2 ms between polls) and throws cuprobe::error with one sentence when the work has not
+//   finished within the limit: what was waited for, how long, the likely causes for the blocks
+//   this process used, and what to do (a Debug build, compute-sanitizer).
+// - watchdog_guard arms a process-wide watchdog thread (one POSIX thread, started on first use)
+//   for calls that block inside CUDA where nothing can be polled: a sampler's cudaMemcpy, a
+//   launch queue that is full behind a stuck kernel. If the guard is not destroyed within its
+//   limit plus 1 s, the thread writes the sentence to stderr and ends the process with status
+//   124 (_exit: nothing else of the process can run usefully).
+// After a timeout the kernel still runs and the context cannot be used again: gpu_context_lost()
+// is true, cuprobe's RAII types free nothing (a cudaFree would wait for the kernel), every later
+// wait_for() throws at once, and, should the process exit normally, it ends with status 124 at
+// most 1 s after exit() began if CUDA's own teardown waits for the kernel.
+//
+// The limit of one wait: the argument; the runner passes run_options::watchdog_s, or when that
+// is 0 the default: CUPROBE_WATCHDOG_S when set (> 0), else 300 s under compute-sanitizer
+// (CUPROBE_UNDER_SANITIZER set), else 10 s for the warm-up and the larger of 10 s and 100 x the
+// warm-up's duration for every later wait of that measurement. Neither mechanism adds an
+// instruction to a kernel; wait_for()'s poll costs the host at most 2 ms after the work ends.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/core/host_time.cuh"
+
+namespace cuprobe {
+
+/// Blocks whose use this process has recorded (note_block_in_use), for the hang sentence.
+enum class block_in_use : unsigned { tensor_copies = 1, clusters = 2 };
+
+namespace detail {
+inline unsigned& blocks_in_use_bits() {
+  static unsigned bits = 0;
+  return bits;
+}
+
+/// The process-wide watchdog thread behind watchdog_guard (see the file comment).
+class backstop {
+ public:
+  static backstop& get() {
+    static backstop* b = new backstop;  // never destroyed: the thread may outlive main()
+    return *b;
+  }
+  std::uint64_t arm(double deadline_s, std::string sentence) {
+    pthread_mutex_lock(&mu_);
+    if (started_pid_ != getpid()) start();  // first use, or a fork() child (no thread there)
+    const std::uint64_t id = next_++;
+    armed_.push_back({id, deadline_s, std::move(sentence)});
+    pthread_cond_signal(&cv_);
+    pthread_mutex_unlock(&mu_);
+    return id;
+  }
+  void disarm(std::uint64_t id) {
+    pthread_mutex_lock(&mu_);
+    for (std::size_t i = 0; i < armed_.size(); ++i)
+      if (armed_[i].id == id) {
+        armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+    pthread_mutex_unlock(&mu_);
+  }
+
+ private:
+  struct entry {
+    std::uint64_t id;
+    double deadline_s;
+    std::string sentence;
+  };
+  backstop() {
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);  // monotonic_s()'s clock
+    pthread_cond_init(&cv_, &a);
+    pthread_condattr_destroy(&a);
+  }
+  void start() {
+    pthread_t t;
+    require(pthread_create(&t, nullptr, &backstop::run, this) == 0,
+            "watchdog: the watchdog thread could not be started");
+    pthread_detach(t);
+    started_pid_ = getpid();
+  }
+  static void* run(void* self) {
+    auto& b = *static_cast<backstop*>(self);
+    pthread_mutex_lock(&b.mu_);
+    for (;;) {
+      if (b.armed_.empty()) {
+        pthread_cond_wait(&b.cv_, &b.mu_);
+        continue;
+      }
+      const entry* first = &b.armed_[0];
+      for (const auto& e : b.armed_)
+        if (e.deadline_s < first->deadline_s) first = &e;
+      const double now = monotonic_s();
+      if (now >= first->deadline_s) {
+        std::fprintf(stderr, "%s\n", first->sentence.c_str());
+        std::fflush(nullptr);
+        _exit(124);
+      }
+      const double until = first->deadline_s;
+      timespec ts{static_cast<time_t>(until),
+                  static_cast<long>((until - double(time_t(until))) * 1e9)};
+      pthread_cond_timedwait(&b.cv_, &b.mu_, &ts);
+    }
+    return nullptr;
+  }
+  pthread_mutex_t mu_ = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv_;
+  std::vector<entry> armed_;
+  std::uint64_t next_ = 1;
+  pid_t started_pid_ = 0;
+};
+
+/// The grace the backstop adds to a guard's limit, so that a polled wait throws first.
+inline constexpr double backstop_grace_s = 1.0;
+
+inline double env_seconds(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return 0;
+  char* end = nullptr;
+  const double d = std::strtod(v, &end);
+  return end && *end == '\0' && d > 0 && d < 1e7 ? d : 0;
+}
+
+/// Called once, at the first timeout: at exit, the process ends within the grace with status
+/// 124 should CUDA's teardown wait for the stuck kernel.
+inline void on_context_lost() {
+  if (gpu_context_lost()) return;
+  gpu_context_lost() = true;
+  std::atexit([] {
+    (void)backstop::get().arm(monotonic_s() + backstop_grace_s,
+                              "cuprobe: the process did not end within 1 s of exit() after a GPU "
+                              "wait timed out (CUDA's teardown waits for the stuck kernel); "
+                              "ending it with status 124.");
+  });
+}
+}  // namespace detail
+
+/// Records that this process uses `b`, so that a hang sentence names its likely faults
+/// (make_tensor_map and the cluster launch call it).
+inline void note_block_in_use(block_in_use b) {
+  detail::blocks_in_use_bits() |= static_cast<unsigned>(b);
+}
+
+/// The default limit of one wait in seconds: CUPROBE_WATCHDOG_S when set (> 0), else 300 under
+/// compute-sanitizer (CUPROBE_UNDER_SANITIZER set), else 10.
+inline double default_watchdog_s() {
+  if (const double e = detail::env_seconds("CUPROBE_WATCHDOG_S")) return e;
+  const char* san = std::getenv("CUPROBE_UNDER_SANITIZER");
+  return san && *san && std::string(san) != "0" ? 300.0 : 10.0;
+}
+
+/// The sentence of a wait that did not end: `what` (may be empty) was waited for `waited_s`
+/// seconds, the limit being `limit_s`.
+inline std::string hang_sentence(const std::string& what, double waited_s, double limit_s) {
+  char head[160];
+  std::snprintf(head, sizeof head, "the GPU work has not finished after %.1f s (the limit is %g s",
+                waited_s, limit_s);
+  std::string s = (what.empty() ? std::string() : what + ": ") + head +
+                  ": run_options::watchdog_s or CUPROBE_WATCHDOG_S), so the wait was ended and the "
+                  "GPU context cannot be used again in this process; likely causes: an mbarrier "
+                  "phase that never completes (expect_tx announcing more bytes than the copies "
+                  "deliver, fewer arrivals than init() expects, a wait on the wrong parity), a "
+                  "bulk copy whose size or addresses are not multiples of 16 bytes";
+  const unsigned used = detail::blocks_in_use_bits();
+  if (used & unsigned(block_in_use::tensor_copies))
+    s += ", a tensor copy whose box holds fewer bytes than its barrier expects";
+  if (used & unsigned(block_in_use::clusters))
+    s += ", a cluster barrier or remote arrive that not every CTA of the cluster reaches";
+  return s +
+         ", or a loop that never ends; rebuild without NDEBUG (CMake's Debug) for cuprobe's "
+         "device checks (bounded barrier waits that name the barrier), or run the program "
+         "under compute-sanitizer.";
+}
+
+namespace detail {
+/// Polls `done()` (true: finished, or an error to throw) until `limit_s` passes.
+template <class Query>
+void poll_until(Query done, const std::string& what, double limit_s) {
+  require(!gpu_context_lost(), what +
+                                   ": an earlier wait timed out, so the GPU context cannot be "
+                                   "used again in this process");
+  const double t0 = monotonic_s();
+  double nap = 50e-6;
+  for (;;) {
+    if (done()) return;
+    const double waited = monotonic_s() - t0;
+    if (waited >= limit_s) {
+      on_context_lost();
+      throw error(hang_sentence(what, waited, limit_s));
+    }
+    if (waited > 200e-6) {
+      sleep_s(nap);
+      nap = nap * 2 < 2e-3 ? nap * 2 : 2e-3;
+    }
+  }
+}
+inline bool finished(cudaError_t e, const char* call) {
+  if (e == cudaErrorNotReady) return false;
+  (void)cudaGetLastError();
+  if (e != cudaSuccess) detail::check(e, call, __FILE__, __LINE__);
+  return true;
+}
+}  // namespace detail
+
+/// Waits for everything enqueued on `s` (cudaStreamSynchronize, bounded by `limit_s`); a CUDA
+/// error of the work is thrown as CUPROBE_CHECK throws it.
+inline void wait_for(cudaStream_t s, const std::string& what,
+                     double limit_s = default_watchdog_s()) {
+  detail::poll_until([&] { return detail::finished(cudaStreamQuery(s), "cudaStreamQuery"); }, what,
+                     limit_s);
+}
+
+/// Waits for `e` to complete (cudaEventSynchronize, bounded by `limit_s`).
+inline void wait_for(cudaEvent_t e, const std::string& what,
+                     double limit_s = default_watchdog_s()) {
+  detail::poll_until([&] { return detail::finished(cudaEventQuery(e), "cudaEventQuery"); }, what,
+                     limit_s);
+}
+
+/// While alive, ends the process (the hang sentence on stderr, status 124) should it not be
+/// destroyed within `limit_s` + 1 s: for code that blocks inside CUDA calls.
+class watchdog_guard {
+ public:
+  watchdog_guard(const std::string& what, double limit_s = default_watchdog_s())
+      : id_(detail::backstop::get().arm(
+            monotonic_s() + limit_s + detail::backstop_grace_s,
+            detail::one_prefix(hang_sentence(what, limit_s + detail::backstop_grace_s, limit_s)))) {
+  }
+  watchdog_guard(const watchdog_guard&) = delete;
+  watchdog_guard& operator=(const watchdog_guard&) = delete;
+  ~watchdog_guard() { detail::backstop::get().disarm(id_); }
+
+ private:
+  std::uint64_t id_;
+};
+
+/// cudaDeviceSynchronize under a watchdog_guard (the device has no query to poll).
+inline void synchronize_device(const std::string& what, double limit_s = default_watchdog_s()) {
+  require(!gpu_context_lost(), what +
+                                   ": an earlier wait timed out, so the GPU context cannot be "
+                                   "used again in this process");
+  watchdog_guard g(what, limit_s);
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,427 @@
+// cuprobe/measure/ceilings.cuh: every rate placed against what THIS card can reach (host only).
+//
+//   auto m = cuprobe::measure("copy", launch, cuprobe::work::bytes_moved(
+//       16.0 * n, 16.0 * n, "copy", cuprobe::data_source::dram, 32.0 * n));
+//   if (m.ceiling) std::printf("%.2f of %s\n", m.ceiling->fraction,
+//   m.ceiling->source_text.c_str());
+//
+// Three sources, best first, chosen per metric:
+//   card       this card's own record, written by device_report (`device_report --ceilings`
+//              makes one in about 20 s): ceilings_dir()/<GPU UUID>.json;
+//   reference  the reference set of the same GPU model: reference_dir()/<model>/summary.json
+//              (docs/results/h200/ for "NVIDIA H200"; installed under share/cuprobe/results);
+//   nominal    the datasheet or the peak model: DRAM bus width x memory clock, 128 B/clk/SM for
+//              L1 and shared memory, model/peak.cuh's instruction and tensor tables (no L2 figure).
+// Matching, from the work a measurement declares (work::bytes_moved's data_source, the working
+// set, the op kind or tensor type): DRAM work -> dram.{read,write,copy}.tbps by which bytes it
+// counts (read only, written only, both); L2 -> l2.*; L1 and shared memory -> *.bytes_per_clk_sm
+// x SMs x the measurement's clock; fp32 FMA FLOP -> fma.f32.fraction_of_peak x the model's peak
+// at that clock; tensor FLOP (work::with_tensor<T>) -> tensor.<type>.fraction_of_peak likewise.
+//
+// The record: {"schema": "cuprobe.ceilings/1", "device": {"name", "uuid", "driver_version",
+// "sm_clock_max_mhz", "memory_clock_mhz"}, "date": "<UTC ISO 8601>", "commit", "clocks": {...},
+// "metrics": {key: number}}, keys and units as device_report's summary. A record is used but
+// flagged (`ceiling_stale`) when its driver or clocks differ from the card's now, or when it is
+// older than record_max_age_days; a record that cannot be read is ignored with one sentence
+// (ceilings::notes(), printed once on stderr), never an error.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/core/file.cuh"
+#include "cuprobe/core/json.cuh"
+#include "cuprobe/core/json_parse.cuh"
+#include "cuprobe/model/memory.cuh"
+#include "cuprobe/model/peak.cuh"
+
+namespace cuprobe {
+
+/// Where a ceiling comes from, best first.
+enum class ceiling_source { card, reference, nominal };
+
+/// "card", "reference", "nominal".
+inline const char* to_string(ceiling_source s) {
+  return s == ceiling_source::card        ? "card"
+         : s == ceiling_source::reference ? "reference"
+                                          : "nominal";
+}
+
+/// A rate placed against a ceiling.
+struct placement {
+  std::string key;           ///< the ceiling's metric key, e.g. "dram.copy.tbps"
+  std::string what;          ///< "DRAM copy", "L2 read", "fp32 FMA", "bf16 tensor", ...
+  double rate_per_s = 0;     ///< the measurement's rate: bytes/s or FLOP/s
+  double ceiling_per_s = 0;  ///< the ceiling in the same unit
+  double fraction = 0;       ///< rate / ceiling
+  ceiling_source source = ceiling_source::nominal;
+  std::string source_text;  ///< which record, reference set or nominal figure, in words
+  std::string stale;        ///< why a card record is stale ("" when it is not)
+};
+
+/// A record older than this many days is used but flagged stale.
+inline constexpr double record_max_age_days = 90;
+
+/// The ceilings a record holds (the keys device_report writes).
+inline const std::vector<std::string>& ceiling_keys() {
+  static const std::vector<std::string> keys = {"dram.read.tbps",
+                                                "dram.write.tbps",
+                                                "dram.copy.tbps",
+                                                "l2.read.tbps",
+                                                "l2.write.tbps",
+                                                "l2.copy.tbps",
+                                                "l1.read.bytes_per_clk_sm",
+                                                "smem.read.bytes_per_clk_sm",
+                                                "smem.write.bytes_per_clk_sm",
+                                                "fma.f32.fraction_of_peak",
+                                                "tensor.bf16.fraction_of_peak",
+                                                "tensor.f16.fraction_of_peak",
+                                                "tensor.tf32.fraction_of_peak",
+                                                "tensor.e4m3.fraction_of_peak",
+                                                "tensor.e5m2.fraction_of_peak",
+                                                "pcie.h2d.gbps",
+                                                "pcie.d2h.gbps"};
+  return keys;
+}
+
+namespace detail {
+inline std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+/// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ", or nullopt.
+inline std::optional<double> utc_seconds(const std::string& iso) {
+  std::tm t{};
+  if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &t.tm_year, &t.tm_mon, &t.tm_mday,
+                  &t.tm_hour, &t.tm_min, &t.tm_sec) != 6)
+    return std::nullopt;
+  t.tm_year -= 1900;
+  t.tm_mon -= 1;
+  return static_cast<double>(timegm(&t));
+}
+inline std::optional<std::string> read_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  std::string s;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+}  // namespace detail
+
+/// Where card records live: CUPROBE_CEILINGS_DIR, else $XDG_CACHE_HOME/cuprobe/ceilings, else
+/// $HOME/.cache/cuprobe/ceilings.
+inline std::string ceilings_dir() {
+  if (const char* d = std::getenv("CUPROBE_CEILINGS_DIR"); d && *d) return d;
+  const std::string cache =
+      detail::env_or("XDG_CACHE_HOME", detail::env_or("HOME", "/tmp") + "/.cache");
+  return cache + "/cuprobe/ceilings";
+}
+
+/// The record of the card with UUID `uuid`: ceilings_dir()/<uuid>.json.
+inline std::string ceilings_path(const std::string& uuid) {
+  return ceilings_dir() + "/" + uuid + ".json";
+}
+
+/// Where reference sets live: CUPROBE_REFERENCE_DIR (environment), else the folder the build
+/// system compiled in (CMake: the source tree's docs/results, or the installed
+/// share/cuprobe/results), else none.
+inline std::string reference_dir() {
+  if (const char* d = std::getenv("CUPROBE_REFERENCE_DIR"); d && *d) return d;
+#if defined(CUPROBE_REFERENCE_DIR)
+  return CUPROBE_REFERENCE_DIR;
+#else
+  return "";
+#endif
+}
+
+/// The reference set's folder name of a GPU model: "NVIDIA H200" -> "h200".
+inline std::string gpu_model_folder(std::string name) {
+  if (name.compare(0, 7, "NVIDIA ") == 0) name.erase(0, 7);
+  std::string out;
+  for (char c : name)
+    out += c == ' ' ? '-' : static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return out;
+}
+
+/// One card record (or a reference summary read the same way).
+struct ceilings_record {
+  std::string path;
+  std::string name, uuid, driver, date, commit;
+  double sm_clock_max_mhz = 0, memory_clock_mhz = 0;
+  json metrics = json::object();
+
+  /// The metric `key`, when the record has a finite positive one.
+  std::optional<double> metric(const std::string& key) const {
+    const json* v = metrics.find(key);
+    if (!v || !v->is_number()) return std::nullopt;
+    const double d = v->as_number();
+    return std::isfinite(d) && d > 0 ? std::optional<double>(d) : std::nullopt;
+  }
+
+  /// Reads a cuprobe.ceilings/1 or cuprobe.summary/1 file; throws cuprobe::error with the reason.
+  static ceilings_record load(const std::string& path) {
+    const auto text = detail::read_file(path);
+    require(text.has_value(), path + " cannot be read");
+    json j;
+    try {
+      j = parse_json(*text);
+    } catch (const error& e) {
+      throw error(path + " is not JSON (" + std::string(e.what()).substr(9) + ")");
+    }
+    const json* schema = j.find("schema");
+    require(schema && schema->is_string() &&
+                (schema->as_string() == "cuprobe.ceilings/1" ||
+                 schema->as_string() == "cuprobe.summary/1"),
+            path + " is not a cuprobe.ceilings/1 or cuprobe.summary/1 file");
+    const json* m = j.find("metrics");
+    require(m && m->is_object(), path + " has no \"metrics\" object");
+    ceilings_record r;
+    r.path = path;
+    r.metrics = *m;
+    const auto text_of = [](const json* o, const char* k) {
+      const json* v = o ? o->find(k) : nullptr;
+      return v && v->is_string() ? v->as_string() : std::string();
+    };
+    const auto number_of = [](const json* o, const char* k) {
+      const json* v = o ? o->find(k) : nullptr;
+      return v && v->is_number() ? v->as_number() : 0.0;
+    };
+    const json* d = j.find("device");
+    r.name = text_of(d, "name");
+    r.uuid = text_of(d, "uuid");
+    r.driver = text_of(d, "driver_version");
+    r.sm_clock_max_mhz = number_of(d, "sm_clock_max_mhz");
+    r.memory_clock_mhz = number_of(d, "memory_clock_mhz");
+    r.date = text_of(&j, "date");
+    r.commit = text_of(&j, "commit");
+    return r;
+  }
+};
+
+/// Why `r` no longer describes the card `d` runs as now (driver `driver`, at `now_s` seconds
+/// since the epoch), as a sentence; "" when it still does.
+inline std::string record_staleness(const ceilings_record& r, const device_info& d,
+                                    const std::string& driver, double now_s) {
+  std::string why;
+  const auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  if (!driver.empty() && !r.driver.empty() && r.driver != driver)
+    add("recorded with driver " + r.driver + ", the card now runs " + driver);
+  if (r.sm_clock_max_mhz > 0 && d.sm_clock_khz > 0 &&
+      std::fabs(r.sm_clock_max_mhz - d.sm_clock_khz / 1e3) > 1)
+    add("recorded at a maximum SM clock of " + std::to_string(int(r.sm_clock_max_mhz)) +
+        " MHz, now " + std::to_string(d.sm_clock_khz / 1000));
+  if (r.memory_clock_mhz > 0 && d.memory_clock_khz > 0 &&
+      std::fabs(r.memory_clock_mhz - d.memory_clock_khz / 1e3) > 1)
+    add("recorded at a memory clock of " + std::to_string(int(r.memory_clock_mhz)) + " MHz, now " +
+        std::to_string(d.memory_clock_khz / 1000));
+  if (const auto t = detail::utc_seconds(r.date)) {
+    const double days = (now_s - *t) / 86400;
+    if (days > record_max_age_days)
+      add("recorded " + std::to_string(int(days)) + " days ago (more than " +
+          std::to_string(int(record_max_age_days)) + ")");
+  } else {
+    add("its date '" + r.date + "' cannot be read");
+  }
+  return why;
+}
+
+/// Writes this card's record: `metrics` (keys of ceiling_keys(), others are dropped) with the
+/// device, the date, the commit and `clocks` (what the run saw) to `path` (default:
+/// ceilings_path(d.uuid)), creating the folder. Returns the path.
+inline std::string write_ceilings_record(const device_info& d, const std::string& driver,
+                                         const json& metrics, const json& clocks,
+                                         const std::string& commit, const std::string& date,
+                                         std::string path = "") {
+  if (path.empty()) {
+    path = ceilings_path(d.uuid);
+    const std::string dir = ceilings_dir();
+    for (std::size_t i = 1; i <= dir.size(); ++i)  // mkdir -p
+      if (i == dir.size() || dir[i] == '/') mkdir(dir.substr(0, i).c_str(), 0755);
+  }
+  json j = json::object();
+  j["schema"] = "cuprobe.ceilings/1";
+  json dev = json::object();
+  dev["name"] = d.name;
+  dev["uuid"] = d.uuid;
+  dev["driver_version"] = driver;
+  dev["sm_clock_max_mhz"] = d.sm_clock_khz / 1e3;
+  dev["memory_clock_mhz"] = d.memory_clock_khz / 1e3;
+  j["device"] = dev;
+  j["date"] = date;
+  j["commit"] = commit;
+  j["clocks"] = clocks;
+  json m = json::object();
+  for (const auto& k : ceiling_keys())
+    if (const json* v = metrics.find(k); v && v->is_number()) m[k] = *v;
+  j["metrics"] = m;
+  write_text(path, j.dump(2) + "\n");
+  return path;
+}
+
+/// The ceilings of one device from its three sources (see the file comment).
+class ceilings {
+ public:
+  ceilings() = default;
+  /// Loads this card's record and the reference set of its model; bad files become notes.
+  static ceilings for_device(const device_info& d, const std::string& driver) {
+    ceilings c;
+    c.dev_ = d;
+    c.load(ceilings_record_path(d), ceiling_source::card, driver);
+    const std::string ref = reference_dir();
+    if (!ref.empty()) {
+      const std::string p = ref + "/" + gpu_model_folder(d.name) + "/summary.json";
+      struct stat st {};
+      if (::stat(p.c_str(), &st) == 0) c.load(p, ceiling_source::reference, driver);
+    }
+    return c;
+  }
+  /// The record path for_device() reads for `d`.
+  static std::string ceilings_record_path(const device_info& d) { return ceilings_path(d.uuid); }
+
+  const std::optional<ceilings_record>& card() const noexcept { return card_; }
+  const std::optional<ceilings_record>& reference() const noexcept { return reference_; }
+  const std::string& card_stale() const noexcept { return card_stale_; }
+  /// One sentence per file that was found but ignored.
+  const std::vector<std::string>& notes() const noexcept { return notes_; }
+
+  /// The ceiling of metric `key` at `clock_mhz` (for per-clock and peak-model keys), in bytes/s
+  /// or FLOP/s, from the best source that has it.
+  std::optional<placement> ceiling_of(const std::string& key, double clock_mhz) const {
+    placement p;
+    p.key = key;
+    if (card_)
+      if (const auto v = card_->metric(key); v && convert(key, *v, clock_mhz, p)) {
+        p.source = ceiling_source::card;
+        p.source_text = "this card's record (" + card_->path + ", " + card_->date + ")";
+        p.stale = card_stale_;
+        return p;
+      }
+    if (reference_)
+      if (const auto v = reference_->metric(key); v && convert(key, *v, clock_mhz, p)) {
+        p.source = ceiling_source::reference;
+        p.source_text = "the reference set for " + reference_->name + " (" + reference_->path +
+                        ", commit " + reference_->commit.substr(0, 12) + ")";
+        return p;
+      }
+    if (nominal(key, clock_mhz, p)) {
+      p.source = ceiling_source::nominal;
+      return p;
+    }
+    return std::nullopt;
+  }
+
+  /// Which sources exist, in one line.
+  std::string sources_line() const {
+    std::string s = "ceilings: ";
+    s += card_ ? "this card's record " + card_->path + " (" + card_->date +
+                     (card_stale_.empty() ? ")" : ", STALE: " + card_stale_ + ")")
+               : "no record of this card (run device_report --ceilings)";
+    s += reference_ ? "; reference set " + reference_->path : "; no reference set for this model";
+    return s + "; else nominal figures";
+  }
+
+ private:
+  void load(const std::string& path, ceiling_source s, const std::string& driver) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return;  // no file: nothing to say
+    try {
+      auto r = ceilings_record::load(path);
+      if (s == ceiling_source::card) {
+        require(r.uuid.empty() || r.uuid == dev_.uuid,
+                path + " describes another card (" + r.uuid + ")");
+        card_stale_ = record_staleness(r, dev_, driver, double(std::time(nullptr)));
+        card_ = std::move(r);
+      } else {
+        if (!r.name.empty() && r.name != dev_.name) return;  // another model's set
+        reference_ = std::move(r);
+      }
+    } catch (const error& e) {
+      notes_.push_back(std::string(e.what()) + "; ignored");
+    }
+  }
+  /// `v` of `key` as a rate per second in p.ceiling_per_s; false when the key is not a ceiling.
+  bool convert(const std::string& key, double v, double clock_mhz, placement& p) const {
+    const auto ends = [&](const char* s) {
+      const std::string t(s);
+      return key.size() >= t.size() && key.compare(key.size() - t.size(), t.size(), t) == 0;
+    };
+    p.what = what_of(key);
+    if (ends(".tbps")) {
+      p.ceiling_per_s = v * 1e12;
+    } else if (ends(".gbps")) {
+      p.ceiling_per_s = v * 1e9;
+    } else if (ends(".bytes_per_clk_sm")) {
+      if (!(clock_mhz > 0)) return false;
+      p.ceiling_per_s = v * dev_.sm_count * clock_mhz * 1e6;
+    } else if (ends(".fraction_of_peak")) {
+      placement peak;
+      if (!nominal(key, clock_mhz, peak)) return false;
+      p.ceiling_per_s = v * peak.ceiling_per_s;
+    } else {
+      return false;
+    }
+    return p.ceiling_per_s > 0;
+  }
+  static std::string what_of(const std::string& key) {
+    const auto dot = key.find('.'), dot2 = key.find('.', dot + 1);
+    const std::string level = key.substr(0, dot), kind = key.substr(dot + 1, dot2 - dot - 1);
+    if (level == "dram") return "DRAM " + kind;
+    if (level == "l2") return "L2 " + kind;
+    if (level == "l1") return "L1 " + kind;
+    if (level == "smem") return "shared-memory " + kind;
+    if (level == "fma") return "fp32 FMA";
+    if (level == "tensor") return kind + " tensor";
+    if (level == "pcie") return "PCIe " + kind;
+    return key;
+  }
+  bool nominal(const std::string& key, double clock_mhz, placement& p) const {
+    p.what = what_of(key);
+    const int sm = dev_.sm();
+    const double hz = clock_mhz > 0 ? clock_mhz * 1e6 : dev_.sm_clock_khz * 1e3;
+    if (key.compare(0, 5, "dram.") == 0 && dev_.nominal_dram_bytes_per_s() > 0) {
+      p.ceiling_per_s = dev_.nominal_dram_bytes_per_s();
+      p.source_text = "nominal: the DRAM bus width x memory clock x 2";
+      return true;
+    }
+    if ((key.compare(0, 3, "l1.") == 0 || key.compare(0, 5, "smem.") == 0) && sm >= 70 && hz > 0) {
+      const auto b = key[0] == 'l' ? model::l1_bandwidth(sm) : model::shared_memory_bandwidth(sm);
+      p.ceiling_per_s = b.bytes_per_clock * dev_.sm_count * hz;
+      p.source_text = "nominal: " + model::describe(b);
+      return true;
+    }
+    if (key == "fma.f32.fraction_of_peak" && hz > 0)
+      if (const auto e = model::find_peak(sm, model::op_kind::fp32_fma)) {
+        p.ceiling_per_s = model::peak_per_s(dev_.sm_count, e->ops_per_clock(), hz);
+        p.source_text = "nominal: " + model::describe(*e);
+        return true;
+      }
+    if (key.compare(0, 7, "tensor.") == 0 && hz > 0) {
+      const std::string type = key.substr(7, key.find('.', 7) - 7);
+      if (const auto e = model::find_tensor_peak(sm, type)) {
+        p.ceiling_per_s = e->flop_per_s(dev_.sm_count, hz);
+        p.source_text = "nominal: " + model::describe(*e);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  device_info dev_;
+  std::optional<ceilings_record> card_, reference_;
+  std::string card_stale_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace cuprobe

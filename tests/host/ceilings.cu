@@ -1,0 +1,336 @@
+// host tier: measure/ceilings.cuh and core/json_parse.cuh. Which ceiling a declared work is
+// placed against, which source is used (this card's record, the reference set of its model,
+// nominal figures), stale and corrupt records, the flags, and the JSON reader behind them.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cuprobe/core/file.cuh>
+#include <cuprobe/core/json_parse.cuh>
+#include <cuprobe/measure/ceilings.cuh>
+#include <cuprobe/measure/runner.cuh>
+#include <cuprobe/report/results.cuh>
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <string>
+
+#include "h200_like.cuh"
+
+namespace {
+
+namespace cp = cuprobe;
+
+/// A fresh folder under /tmp.
+std::string temp_dir(const char* tag) {
+  std::string t = std::string("/tmp/cuprobe-ceilings-") + tag + "-XXXXXX";
+  REQUIRE(mkdtemp(t.data()) != nullptr);
+  return t;
+}
+
+std::string iso_days_ago(double days) {
+  const std::time_t t = std::time(nullptr) - static_cast<std::time_t>(days * 86400);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return b;
+}
+
+/// A card record for `d` with `metrics` (as JSON text), `driver` and `date`.
+void write_record(const std::string& path, const cp::device_info& d, const std::string& metrics,
+                  const std::string& driver = "580.159.04", const std::string& date = "") {
+  cp::write_text(path, "{\"schema\": \"cuprobe.ceilings/1\", \"device\": {\"name\": \"" + d.name +
+                           "\", \"uuid\": \"" + d.uuid + "\", \"driver_version\": \"" + driver +
+                           "\", \"sm_clock_max_mhz\": " + std::to_string(d.sm_clock_khz / 1000) +
+                           ", \"memory_clock_mhz\": " + std::to_string(d.memory_clock_khz / 1000) +
+                           "}, \"date\": \"" + (date.empty() ? iso_days_ago(1) : date) +
+                           "\", \"commit\": \"abc\", \"clocks\": {}, \"metrics\": " + metrics +
+                           "}");
+}
+
+/// Environment pointing the ceilings at fresh folders: a card record dir and a reference dir.
+struct sandbox {
+  std::string cards = temp_dir("cards"), refs = temp_dir("refs");
+  sandbox() {
+    setenv("CUPROBE_CEILINGS_DIR", cards.c_str(), 1);
+    setenv("CUPROBE_REFERENCE_DIR", refs.c_str(), 1);
+  }
+  ~sandbox() {
+    unsetenv("CUPROBE_CEILINGS_DIR");
+    unsetenv("CUPROBE_REFERENCE_DIR");
+  }
+  void reference(const cp::device_info& d, const std::string& metrics) {
+    const std::string dir = refs + "/" + cp::gpu_model_folder(d.name);
+    mkdir(dir.c_str(), 0755);
+    cp::write_text(dir + "/summary.json",
+                   "{\"schema\": \"cuprobe.summary/1\", \"device\": {\"name\": \"" + d.name +
+                       "\", \"uuid\": \"GPU-reference\"}, \"commit\": \"0123456789abcdef\", "
+                       "\"command\": \"device_report\", \"date\": \"2026-12-01T00:00:00Z\", "
+                       "\"metrics\": " +
+                       metrics + "}");
+  }
+};
+
+struct bf16_tag {
+  static constexpr const char* name = "bf16";
+};
+
+cp::device_info card() {
+  auto d = cuprobe_test::h200_like();
+  d.name = "NVIDIA H200";
+  d.uuid = "GPU-00000000-test";
+  d.memory_clock_khz = 3201000;
+  d.memory_bus_width_bits = 6016;
+  return d;
+}
+
+cp::measurement dram_copy(double gb_per_s) {
+  cp::measurement m;
+  m.name = "copy";
+  m.declared = cp::work::bytes_moved(1e9, 1e9, "copy", cp::data_source::dram, 4e9);
+  m.rate.bytes_per_s = gb_per_s * 1e9;
+  m.rate.clock_mhz = 1980;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("parse_json reads every JSON form and names the byte of the first problem") {
+  const auto j = cp::parse_json(
+      R"( {"a": [1, -2.5e3, true, false, null], "s": "x\"\\\/\n\u00e9\ud83d\ude00", "o": {}} )");
+  CHECK(j.at("a").elements().size() == 5);
+  CHECK(j.at("a").elements()[0].as_integer() == 1);
+  CHECK(j.at("a").elements()[1].as_number() == -2500.0);
+  CHECK(j.at("a").elements()[2].as_bool());
+  CHECK(j.at("a").elements()[4].is_null());
+  CHECK(j.at("s").as_string() == "x\"\\/\n\xc3\xa9\xf0\x9f\x98\x80");
+  CHECK(j.at("o").is_object());
+  CHECK(cp::parse_json("1e400").as_number() > 1e300);                // inf is the double's answer
+  CHECK(cp::parse_json("12345678901234567890").as_number() > 1e19);  // beyond long long
+  for (const char* bad : {"", "{", "{\"a\" 1}", "[1,]", "\"open", "[1] 2", "tru", "01x", "\"\\q\"",
+                          "{\"a\":}", "-", "1.", "1e"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(cp::parse_json(bad), doctest::Contains("json: at byte"), cp::error);
+  }
+  CHECK_THROWS_WITH_AS(cp::parse_json(std::string(300, '[')),
+                       doctest::Contains("nested deeper than 256 levels"), cp::error);
+}
+
+TEST_CASE("ceiling_key_of: which ceiling a declared work is placed against") {
+  const double l2 = 60e6;
+  using cp::data_source;
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::dram), l2) ==
+        "dram.read.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w", data_source::dram), l2) ==
+        "dram.write.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::dram), l2) ==
+        "dram.copy.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::l2), l2) ==
+        "l2.read.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::l1), l2) ==
+        "l1.read.bytes_per_clk_sm");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w", data_source::shared), l2) ==
+        "smem.write.bytes_per_clk_sm");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::l1), l2).empty());
+  // No level declared: a working set above the L2 is DRAM work; one within it has no ceiling.
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::any, 1e9), l2) ==
+        "dram.copy.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::any, 1e6), l2).empty());
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c"), l2).empty());
+  CHECK(cp::ceiling_key_of(
+            cp::work::flop_count(2, 1, "fma").with_op_kind(cp::model::op_kind::fp32_fma), l2) ==
+        "fma.f32.fraction_of_peak");
+  CHECK(cp::ceiling_key_of(cp::work::flop_count(2, 1, "mma").with_tensor<bf16_tag>(), l2) ==
+        "tensor.bf16.fraction_of_peak");
+  CHECK(cp::ceiling_key_of(cp::work::op_count(1, "hops"), l2).empty());
+}
+
+TEST_CASE("ceilings: this card's record first, then the model's reference set, then nominal") {
+  sandbox box;
+  const auto d = card();
+  CHECK(cp::gpu_model_folder("NVIDIA H200") == "h200");
+  CHECK(cp::gpu_model_folder("NVIDIA GeForce RTX 4090") == "geforce-rtx-4090");
+  CHECK(cp::ceilings_path(d.uuid) == box.cards + "/" + d.uuid + ".json");
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.copy.tbps": 4.3, "l2.read.tbps": 11.2})");
+  box.reference(d, R"({"dram.copy.tbps": 4.2, "dram.read.tbps": 4.6,
+                       "fma.f32.fraction_of_peak": 0.98})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  CHECK(c.notes().empty());
+  REQUIRE(c.card().has_value());
+  REQUIRE(c.reference().has_value());
+  CHECK(c.card_stale().empty());
+
+  const auto copy = c.ceiling_of("dram.copy.tbps", 1980);
+  REQUIRE(copy);
+  CHECK(copy->source == cp::ceiling_source::card);
+  CHECK(copy->ceiling_per_s == doctest::Approx(4.3e12));
+  CHECK(copy->what == "DRAM copy");
+  CHECK(copy->source_text.find("this card's record") != std::string::npos);
+
+  const auto read = c.ceiling_of("dram.read.tbps", 1980);
+  REQUIRE(read);
+  CHECK(read->source == cp::ceiling_source::reference);
+  CHECK(read->ceiling_per_s == doctest::Approx(4.6e12));
+  CHECK(read->source_text.find("the reference set for NVIDIA H200") != std::string::npos);
+
+  const auto write = c.ceiling_of("dram.write.tbps", 1980);  // in neither: nominal
+  REQUIRE(write);
+  CHECK(write->source == cp::ceiling_source::nominal);
+  CHECK(write->ceiling_per_s == doctest::Approx(d.nominal_dram_bytes_per_s()));
+
+  // fma: the reference's fraction times the peak model at the measurement's clock.
+  const auto fma = c.ceiling_of("fma.f32.fraction_of_peak", 1800);
+  REQUIRE(fma);
+  CHECK(fma->source == cp::ceiling_source::reference);
+  CHECK(fma->ceiling_per_s == doctest::Approx(0.98 * 256.0 * d.sm_count * 1.8e9));
+  // L1 per clock: nominal 128 B/clk/SM x SMs x the clock.
+  const auto l1 = c.ceiling_of("l1.read.bytes_per_clk_sm", 1000);
+  REQUIRE(l1);
+  CHECK(l1->ceiling_per_s == doctest::Approx(128.0 * d.sm_count * 1e9));
+  // The L2 has no nominal figure: without a record or reference there is no ceiling.
+  CHECK_FALSE(c.ceiling_of("l2.write.tbps", 1980).has_value());
+  CHECK(c.sources_line().find("this card's record") != std::string::npos);
+}
+
+TEST_CASE("place_measurement: the fraction, and the flags above 1.02 x the card's own ceiling") {
+  sandbox box;
+  const auto d = card();
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.copy.tbps": 4.0})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  auto m = dram_copy(3800);
+  cp::place_measurement(m, d, c);
+  REQUIRE(m.ceiling);
+  CHECK(m.ceiling->fraction == doctest::Approx(0.95));
+  CHECK(m.ceiling->key == "dram.copy.tbps");
+  CHECK(m.flags.empty());
+  auto over = dram_copy(4200);  // 1.05 x
+  cp::place_measurement(over, d, c);
+  REQUIRE(over.flags.size() == 1);
+  CHECK(over.flags[0].code == "above_measured_ceiling");
+  CHECK(over.flags[0].message.find("1.050 x this card's own measured DRAM copy ceiling") !=
+        std::string::npos);
+  // Against nominal, the same rate is no flag: nominal is no measured ceiling.
+  unsetenv("CUPROBE_CEILINGS_DIR");
+  setenv("CUPROBE_CEILINGS_DIR", temp_dir("empty").c_str(), 1);
+  const auto nominal = cp::ceilings::for_device(d, "580.159.04");
+  auto n = dram_copy(4200);
+  cp::place_measurement(n, d, nominal);
+  REQUIRE(n.ceiling);
+  CHECK(n.ceiling->source == cp::ceiling_source::nominal);
+  CHECK(n.ceiling->fraction == doctest::Approx(4.2e12 / d.nominal_dram_bytes_per_s()));
+  CHECK(n.flags.empty());
+  // A work without a ceiling gets none.
+  cp::measurement hops;
+  hops.declared = cp::work::op_count(1, "hops");
+  hops.rate.ops_per_s = 1e9;
+  cp::place_measurement(hops, d, c);
+  CHECK_FALSE(hops.ceiling.has_value());
+}
+
+TEST_CASE("ceilings: a record of another driver, clock or age is used but flagged stale") {
+  sandbox box;
+  const auto d = card();
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.copy.tbps": 4.0})", "575.00",
+               iso_days_ago(cp::record_max_age_days + 5));
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  REQUIRE(c.card());
+  CHECK(c.card_stale().find("recorded with driver 575.00, the card now runs 580.159.04") !=
+        std::string::npos);
+  CHECK(c.card_stale().find("days ago (more than 90)") != std::string::npos);
+  auto m = dram_copy(3800);
+  cp::place_measurement(m, d, c);
+  REQUIRE(m.ceiling);
+  CHECK(m.ceiling->source == cp::ceiling_source::card);  // still used
+  REQUIRE(m.flags.size() == 1);
+  CHECK(m.flags[0].code == "ceiling_stale");
+  CHECK(m.flags[0].message.find("run device_report --ceilings again") != std::string::npos);
+  auto clocked = d;
+  clocked.sm_clock_khz = 1755000;
+  CHECK(cp::record_staleness(*c.card(), clocked, "575.00", double(std::time(nullptr)))
+            .find("maximum SM clock of 1980 MHz, now 1755") != std::string::npos);
+}
+
+TEST_CASE("ceilings: a corrupt or foreign record is ignored with one sentence, never a crash") {
+  sandbox box;
+  const auto d = card();
+  box.reference(d, R"({"dram.copy.tbps": 4.2})");
+  for (const char* text : {"not json {", "{\"schema\": \"cuprobe.results/2\"}",
+                           "{\"schema\": \"cuprobe.ceilings/1\", \"metrics\": 3}", ""}) {
+    CAPTURE(text);
+    cp::write_text(cp::ceilings_path(d.uuid), text);
+    const auto c = cp::ceilings::for_device(d, "580.159.04");
+    CHECK_FALSE(c.card().has_value());
+    REQUIRE(c.notes().size() == 1);
+    CHECK(c.notes()[0].rfind("cuprobe: " + cp::ceilings_path(d.uuid), 0) == 0);
+    CHECK(c.notes()[0].find("; ignored") != std::string::npos);
+    const auto copy = c.ceiling_of("dram.copy.tbps", 1980);
+    REQUIRE(copy);
+    CHECK(copy->source == cp::ceiling_source::reference);
+  }
+  auto other = d;
+  other.uuid = "GPU-someone-else";
+  write_record(cp::ceilings_path(d.uuid), other, R"({"dram.copy.tbps": 4.0})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  CHECK_FALSE(c.card().has_value());
+  REQUIRE(c.notes().size() == 1);
+  CHECK(c.notes()[0].find("describes another card (GPU-someone-else)") != std::string::npos);
+  // A reference set of another model is not used for this one.
+  auto a100 = d;
+  a100.name = "NVIDIA A100-SXM4-80GB";
+  box.reference(a100, R"({"dram.copy.tbps": 1.9})");
+  CHECK_FALSE(cp::ceilings::for_device(a100, "").card().has_value());
+}
+
+TEST_CASE("write_ceilings_record writes the record's keys only, and it reads back") {
+  sandbox box;
+  const auto d = card();
+  cp::json metrics = cp::json::object();
+  metrics["dram.read.tbps"] = 4.6;
+  metrics["tensor.bf16.fraction_of_peak"] = 0.999;
+  metrics["latency.l2.cycles"] = 280.0;  // not a ceiling: left out
+  cp::json clocks = cp::json::object();
+  clocks["clock.sm.effective_mhz"] = 1980.0;
+  const std::string nested = box.cards + "/a/b";
+  setenv("CUPROBE_CEILINGS_DIR", nested.c_str(), 1);  // created on write
+  const std::string path =
+      cp::write_ceilings_record(d, "580.159.04", metrics, clocks, "abc", iso_days_ago(0));
+  CHECK(path == nested + "/" + d.uuid + ".json");
+  const auto r = cp::ceilings_record::load(path);
+  CHECK(r.uuid == d.uuid);
+  CHECK(r.driver == "580.159.04");
+  CHECK(r.metric("dram.read.tbps") == doctest::Approx(4.6));
+  CHECK_FALSE(r.metric("latency.l2.cycles").has_value());
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  REQUIRE(c.card());
+  CHECK(c.card_stale().empty());
+}
+
+TEST_CASE("results JSON, CSV and table carry the fraction and its source") {
+  sandbox box;
+  const auto d = card();
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.copy.tbps": 4.0})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  auto m = dram_copy(3800);
+  m.samples = {1.0};
+  m.stats = cp::summarize(m.samples);
+  cp::place_measurement(m, d, c);
+  const cp::json j = cp::to_json(m);
+  REQUIRE(j.at("ceiling").is_object());
+  CHECK(j.at("ceiling").at("fraction").as_number() == doctest::Approx(0.95));
+  CHECK(j.at("ceiling").at("source").as_string() == "card");
+  const std::string csv = cp::measurements_csv({m});
+  CHECK(csv.find("ceiling_fraction") != std::string::npos);
+  CHECK(csv.find(",dram.copy.tbps,0.95,card,") != std::string::npos);
+  cp::results r(cp::json::object(), cp::json::object());
+  r.add(m);
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  r.print_table(f);
+  std::fclose(f);
+  const std::string table(buf, len);
+  std::free(buf);
+  CHECK(table.find("of ceiling") != std::string::npos);
+  CHECK(table.find("0.950 card") != std::string::npos);
+  CHECK(table.find("of ceiling: this card's record") != std::string::npos);
+}
