@@ -24,5 +24,8 @@ install(FILES
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
 # The Python tools, side by side: plot.py, compare.py and merge_summaries.py import
 # validate_results.py from their own folder.
-install(PROGRAMS tools/plot.py tools/validate_results.py tools/compare.py tools/merge_summaries.py
+install(PROGRAMS tools/plot.py tools/roofline.py tools/validate_results.py tools/compare.py tools/merge_summaries.py
         DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")
+# The reference sets behind measure/ceilings.cuh's "reference" source: each GPU's summary.json.
+install(DIRECTORY docs/results/ DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe/results"
+        FILES_MATCHING PATTERN "summary.json")

@@ -19,6 +19,7 @@
 // experiments/shared_memory.cuh; this program turns the command line into their options.
 #include <cuprobe/suite.cuh>
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -176,7 +177,8 @@ int main(int argc, char** argv) {
              "--l2-write-path",
              "st_global, tma_bulk or home: the L2 write figure's kernel; all: "
              "only every write variant, validated, beside the read",
-             "")});
+             ""),
+         cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     const std::string write_path = cli.get("--l2-write-path");
     if (!write_path.empty() && write_path != "all")
       (void)ex::l2_write_path_of(write_path, "--l2-write-path");  // refused before any CUDA call
@@ -450,6 +452,34 @@ int main(int argc, char** argv) {
     x["smem_limit_bytes_per_clock_per_sm"] = sm.limit.bytes_per_clock;
     x["l1_limit_bytes_per_clock_per_sm"] = l1lim.bytes_per_clock;
     res.write(cli);
+    if (cli.has("--summary")) {  // "cache." keys: apart from device_report's l1./l2./smem.
+      cuprobe::summary_file sum(argc, argv, dev);
+      const auto set = [&](const std::string& k, const std::optional<double>& v) {
+        if (v && std::isfinite(*v)) sum.set(k, *v);
+      };
+      set("cache.clock_mhz", mhz);
+      set("cache.l1.read.bytes_per_clk_sm", lv.l1_bytes_per_clock_per_sm);
+      set("cache.l1.capacity_bytes", lv.l1_capacity_bytes);
+      set("cache.l2.capacity_bytes", lv.l2_capacity_bytes);
+      set("cache.l2.read.tbps", l2.read_bytes_per_s / 1e12);
+      set("cache.l2.write.tbps", l2.write_bytes_per_s / 1e12);
+      set("cache.l2.copy.tbps", l2.copy_bytes_per_s / 1e12);
+      set("cache.smem.read.bytes_per_clk_sm", sm.read.back().bytes_per_clock_per_sm);
+      if (!x_partitions.empty()) {
+        set("cache.l2.partition.near.cycles", x_partitions[0]);
+        set("cache.l2.partition.far.cycles", x_partitions[1]);
+      }
+      if (ws) {
+        set("cache.l2.write.one_sm.bytes_per_clk",
+            cuprobe::model::per_clock_per_sm(ws->per_sm_bytes_per_s.front(), 1, mhz * 1e6));
+        set("cache.l2.write.all_sms.tbps", ws->any_bytes_per_s / 1e12);
+        if (ws->separated) {
+          set("cache.l2.write.near_home.tbps", ws->near_bytes_per_s / 1e12);
+          set("cache.l2.write.far_home.tbps", ws->far_bytes_per_s / 1e12);
+        }
+      }
+      sum.write(cli.get("--summary"));
+    }
     return 0;
   });
 }

@@ -16,7 +16,9 @@ namespace ex = cuprobe::experiments;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
-    const auto cli = cuprobe::cli::parse(argc, argv, "dsm: distributed shared memory");
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "dsm: distributed shared memory",
+        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
     cuprobe::timer_characterisation clk;
@@ -85,6 +87,22 @@ int main(int argc, char** argv) {
         std::printf("skipped: cluster of %u: %s\n", k.cluster_size, k.reason.c_str());
     res.extra("dsm")["sm_clock_mhz"] = mhz;
     res.write(cli);
+    if (cli.has("--summary")) {  // keys apart from device_report's dsm.latency/dsm.read
+      cuprobe::summary_file sum(argc, argv, dev);
+      if (lat.latency_cycles) sum.set("dsm.example.latency.cluster2.cycles", *lat.latency_cycles);
+      if (lat.local_cycles) sum.set("dsm.example.latency.own.cycles", *lat.local_cycles);
+      if (lat.lds) sum.set("dsm.example.latency.lds.cycles", lat.lds->cycles_per_op());
+      double best = 0;
+      for (const auto& p : bw.points)
+        if (p.remote && p.bytes_per_clock_per_sm > best) best = p.bytes_per_clock_per_sm;
+      if (best > 0) {
+        sum.set("dsm.example.read.bytes_per_clk_sm", best);
+        sum.set("dsm.example.read.fraction_of_limit", best / bw.limit.bytes_per_clock);
+      }
+      if (bw.read_tbps) sum.set("dsm.example.read.tbps", *bw.read_tbps);
+      sum.set("dsm.example.clock_mhz", mhz);
+      sum.write(cli.get("--summary"));
+    }
     return 0;
   });
 }

@@ -19,11 +19,13 @@ namespace ex = cuprobe::experiments;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
-    const auto cli =
-        cuprobe::cli::parse(argc, argv, "memory_ordering: publish/consume and fence costs");
+    const auto cli = cuprobe::cli::parse(
+        argc, argv, "memory_ordering: publish/consume and fence costs",
+        {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
     cuprobe::results res(argc, argv);
+    cuprobe::summary_file sum(argc, argv, dev);
 
     ex::publish_consume_options po;
     po.launches = cli.small ? 5 : cli.quick ? 50 : 300;
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
                  std::to_string(r.exact) + "/" + std::to_string(r.launches),
                  "1.." + std::to_string(po.max_blocks) + " blocks"});
       res.extra("memory_ordering")["patterns"][gen::to_string(p)] = r.exact;
+      sum.set(std::string("ordering.") + gen::to_string(p) + ".exact_fraction",
+              double(r.exact) / double(r.launches));
       cuprobe::require(r.exact == r.launches, std::string("memory_ordering: ") + gen::to_string(p) +
                                                   " lost a partial sum: the pattern is broken");
     }
@@ -56,6 +60,9 @@ int main(int argc, char** argv) {
       e["cycles_without"] = c.without->stats.median;
       e["cycles_per_fence"] = c.cycles_per_fence;
       res.extra("memory_ordering")["fence_cycles"][name + ".x" + std::to_string(c.threads)] = e;
+      if (c.cycles_per_fence)
+        sum.set("ordering." + name + ".x" + std::to_string(c.threads) + ".cycles",
+                *c.cycles_per_fence);
       res.add(std::move(*c.with));
       res.add(std::move(*c.without));
     }
@@ -79,6 +86,8 @@ int main(int argc, char** argv) {
       const std::string key = name + ".x" + std::to_string(n.threads);
       hj[key + ".near"] = n.cycles_per_fence;
       hj[key + ".far"] = fa.cycles_per_fence;
+      sum.set("ordering." + key + ".near.cycles", *n.cycles_per_fence);
+      sum.set("ordering." + key + ".far.cycles", *fa.cycles_per_fence);
       hf.add_row({name, std::to_string(n.threads), cuprobe::fmt(n.cycles_per_fence, 1),
                   cuprobe::fmt(fa.cycles_per_fence, 1),
                   cuprobe::fmt(*fa.cycles_per_fence - *n.cycles_per_fence, 1)});
@@ -102,6 +111,7 @@ int main(int argc, char** argv) {
     else
       hf.print();
     res.write(cli);
+    if (cli.has("--summary")) sum.write(cli.get("--summary"));
     return 0;
   });
 }

@@ -5,9 +5,10 @@
 #
 #   bash scripts/api-docs.sh [--input DIR] [OUTDIR]      reference in OUTDIR/html/index.html
 #
-# Public: the entities of namespace cuprobe and its sub-namespaces but `detail`, outside detail/
-# folders (classes, structs, functions, enums, type aliases, variables and constants, public and
-# protected members), and the CUPROBE_* macros; an explicit specialization of a class template
+# Public: the entities of namespace cuprobe and its sub-namespaces but `detail` (classes,
+# structs, functions, enums, type aliases, variables and constants, public and protected
+# members) in every header, detail/ folders included, but the two implementation-only ones that
+# docs/Doxyfile excludes; and the CUPROBE_* macros; an explicit specialization of a class template
 # is covered by the template's sentence (docs/Doxyfile says why). Each undocumented entity is
 # printed as "file:line: name (kind)" and the exit status is 1; else 0. Exit 77 (CTest's
 # "skipped"): doxygen is not installed. --input DIR documents DIR instead of the library

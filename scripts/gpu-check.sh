@@ -10,7 +10,8 @@
 #                    docs/results/h200/: unpack results.tgz there), then the sanitizer pass
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
-#   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_TIERS=0 the test
+#   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
+#   (full mode), CUPROBE_GPU_CHECK_TIERS=0 the test
 #   tiers (ctest); CUPROBE_GPU_CHECK_EXTRA="args"
 #   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth).
 #
@@ -70,7 +71,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi
@@ -89,6 +90,11 @@ if [ "$mode" != sanitize ]; then
       gemm) args+=(--summary gemm_summary.json) ;;
       system_memory) args+=(--summary system_memory_summary.json) ;;
       access_patterns) args+=(--summary access_summary.json) ;;
+      dsm) args+=(--summary dsm_summary.json) ;;
+      cache_bandwidth) args+=(--summary cache_summary.json) ;;
+      memory_ordering) args+=(--summary ordering_summary.json) ;;
+      tma) args+=(--summary tma_summary.json) ;;
+      teach_ceilings) args+=(--summary ceilings_summary.json) ;;
     esac
     # shellcheck disable=SC2206
     [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
@@ -112,7 +118,7 @@ if [ "$mode" != sanitize ]; then
 fi
 
 # The cache story of the DRAM kernels from the hardware counters (full mode only).
-if [ "$mode" = full ] && [ $build_ok = 1 ] && [ -x build/h200/examples/dram_bandwidth ]; then
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ] && [ -x build/h200/examples/dram_bandwidth ]; then
   say "== tools/ncu_dram.sh"
   tools/ncu_dram.sh build/h200 "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
   pack
@@ -121,7 +127,7 @@ fi
 # The sector model against ncu, and the ncu views of the tensor-core kernels (full mode, when
 # those examples ran).
 in_list() { local x; for x in "${examples[@]}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
-if [ "$mode" = full ] && [ $build_ok = 1 ]; then
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ]; then
   if in_list access_patterns; then
     say "== tools/ncu_access.sh"
     tools/ncu_access.sh build/h200 "$res/ncu_access/access" 1 >> "$log" 2>&1 && say "ncu_access: ok" || say "ncu_access: FAILED or skipped (see log)"

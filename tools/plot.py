@@ -5,6 +5,9 @@
   plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min]
                   [--facet PARAM] -o OUT.png      (--facet: one heatmap per value, in a grid)
   plot.py bar     RESULTS.json --label FIELD --value METRIC [--horizontal] -o OUT.png
+  plot.py roofline RESULTS.json [--ceilings RECORD.json] -o OUT.png
+                  the measurements on this card's measured roofline, nominal roofs faint, and
+                  each measurement's fraction of its ceiling (tools/roofline.py says how)
   plot.py wgmma   RESULTS.json [--where params.section=sizes] -o OUT.png
                   examples/wgmma's throughput points: one column per --facet (params.type), bars
                   at each --x (params.n) per --series (params.form: SS / RS); top row --y
@@ -276,7 +279,7 @@ def save(fig, path, what):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("kind", choices=["line", "heatmap", "bar", "wgmma"])
+    p.add_argument("kind", choices=["line", "heatmap", "bar", "wgmma", "roofline"])
     p.add_argument("results", nargs="+")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--x")
@@ -293,7 +296,12 @@ def main(argv=None):
     p.add_argument("--name-prefix")
     p.add_argument("--title")
     p.add_argument("--ylabel")
+    p.add_argument("--ceilings", help="roofline: a ceilings record or summary (default: this "
+                   "card's record, else the reference set of its model)")
     a = p.parse_args(argv)
+    if a.kind == "roofline":
+        import roofline  # the module beside this file
+        return roofline.main(a.results, a.ceilings, a.output)
     where = []
     for w in a.where:
         if "=" not in w:

@@ -13,3 +13,10 @@ cuprobe_add_sass_test(timer_region_all_work_is_timed
 cuprobe_add_sass_test(timer_readers
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "readers"
   CHECK "SR_CLOCKLO" "SR_GLOBALTIMER" "SR_VIRTID|SR_SMID" "SR_LANEID")
+# This card's ceilings end to end (device_report --ceilings, then a user's copy placed against
+# the record): skipped, with a sentence, where the example programs or a GPU are missing.
+add_test(NAME gpu.ceilings_e2e
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/gpu/ceilings_e2e.sh" "${PROJECT_BINARY_DIR}"
+          "${PROJECT_SOURCE_DIR}")
+set_tests_properties(gpu.ceilings_e2e PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 700
+                     RUN_SERIAL TRUE)

@@ -71,4 +71,45 @@ with tempfile.TemporaryDirectory() as d:
     # The wgmma kind on a file without wgmma points: nothing selected, refused.
     r = subprocess.run(plot + ["wgmma", path, "-o", os.path.join(d, "nowgmma.png")], capture_output=True)
     assert r.returncode != 0 and b"no benchmark matches" in r.stderr, r.stderr
-print("plot.py: line, heatmap, bar and wgmma plots written and checked")
+    # The roofline: a FLOP+bytes benchmark on the roofs of a ceilings record, a placed one
+    # beside them; without any ceilings the plot is refused with one line.
+    roof = dict(doc, schema="cuprobe.results/2", benchmarks=[])
+    for b in doc["benchmarks"][:2]:
+        b2 = {k: v for k, v in b.items() if k not in ("samples_s",)}
+        b2.update(unit="seconds", samples=[1e-3, 1.1e-3])
+        b2["rates"] = dict(b2["rates"], seconds=1.05e-3)
+        roof["benchmarks"].append(b2)
+    roof["benchmarks"][0]["work"] = {"accounting": "fma", "flops": 4e9, "bytes_read": 1e9}
+    roof["benchmarks"][0]["rates"] = {"tflop_per_s": 40.0, "gb_per_s": 10000.0, "seconds": 1.05e-3}
+    roof["benchmarks"][1]["ceiling"] = {"key": "dram.read.tbps", "what": "DRAM read",
+                                        "rate_per_s": 4.4e12, "ceiling_per_s": 4.6e12,
+                                        "fraction": 0.957, "source": "card", "source_text": "x",
+                                        "stale": ""}
+    rpath = os.path.join(d, "roof.json")
+    with open(rpath, "w") as f:
+        json.dump(roof, f)
+    subprocess.run([sys.executable, os.path.join(root, "tools", "validate_results.py"), rpath],
+                   check=True)
+    record = {"schema": "cuprobe.ceilings/1", "device": {"name": "Test GPU", "uuid": "GPU-0",
+              "driver_version": "1", "sm_clock_max_mhz": 1980, "memory_clock_mhz": 3201},
+              "date": "2026-12-04T00:00:00Z", "commit": "x", "clocks": {"clock.sm.effective_mhz": 1980},
+              "metrics": {"dram.read.tbps": 4.6, "l2.read.tbps": 11.0, "fma.f32.tflops": 66.0,
+                          "fma.f32.fraction_of_peak": 0.985, "tensor.bf16.tflops": 970.0,
+                          "tensor.bf16.fraction_of_peak": 0.999}}
+    cpath = os.path.join(d, "record.json")
+    with open(cpath, "w") as f:
+        json.dump(record, f)
+    target = os.path.join(d, "roofline.png")
+    r = subprocess.run(plot + ["roofline", rpath, "--ceilings", cpath, "-o", target],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "1 on the roofline, 1 placed against a ceiling; 6 roofs" in r.stdout, r.stdout
+    with open(target, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", "roofline.png is not a PNG"
+    env = dict(os.environ, CUPROBE_CEILINGS_DIR=os.path.join(d, "none"),
+               CUPROBE_REFERENCE_DIR=os.path.join(d, "none"))
+    r = subprocess.run(plot + ["roofline", rpath, "-o", os.path.join(d, "r2.png")],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 1 and "no ceilings for this card" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+print("plot.py: line, heatmap, bar, wgmma and roofline plots written and checked")

@@ -33,9 +33,13 @@ inline std::string one_prefix(std::string m) {
 /// "cuprobe: " however it was composed.
 class error : public std::runtime_error {
  public:
+  /// An error with message `what` (given one "cuprobe: " prefix) and, where given, the CUDA
+  /// error code behind it.
+  ///@{
   explicit error(const std::string& what) : std::runtime_error(detail::one_prefix(what)) {}
   error(const std::string& what, int code)
       : std::runtime_error(detail::one_prefix(what)), code_(code) {}
+  ///@}
   /// The CUDA error code behind the failure (0 when the failure is not a CUDA error).
   int code() const noexcept { return code_; }
 

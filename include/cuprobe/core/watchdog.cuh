@@ -240,6 +240,7 @@ inline void wait_for(cudaEvent_t e, const std::string& what,
 /// destroyed within `limit_s` + 1 s: for code that blocks inside CUDA calls.
 class watchdog_guard {
  public:
+  /// Arms the watchdog for the wait named `what`, of at most `limit_s` seconds.
   watchdog_guard(const std::string& what, double limit_s = default_watchdog_s())
       : id_(detail::backstop::get().arm(
             monotonic_s() + limit_s + detail::backstop_grace_s,

@@ -55,13 +55,22 @@ constexpr double pcie_nominal_bytes_per_s(unsigned gen, unsigned lanes) {
 
 /// The GPU's link to the host.
 struct host_link {
+  /// The kind of link (unknown, PCIe or NVLink-C2C), and this link's.
+  ///@{
   enum class kind { unknown, pcie, c2c } type = kind::unknown;
+  ///@}
   std::string name = "unknown";  ///< "PCIe Gen5 x16", "NVLink-C2C (10 links)", "unknown"
-  std::optional<unsigned> generation, width;                  ///< PCIe: what the nominal rate uses
-  std::optional<unsigned> current_generation, current_width;  ///< PCIe: at the reading
-  std::optional<double> nominal_bytes_per_s;                  ///< one direction
-  std::string formula;  ///< how nominal_bytes_per_s was computed, in words
-  std::string why_unknown;
+  /// PCIe: the generation and width the nominal rate uses.
+  ///@{
+  std::optional<unsigned> generation, width;
+  ///@}
+  /// PCIe: the generation and width at the reading.
+  ///@{
+  std::optional<unsigned> current_generation, current_width;
+  ///@}
+  std::optional<double> nominal_bytes_per_s;  ///< one direction
+  std::string formula;                        ///< how nominal_bytes_per_s was computed, in words
+  std::string why_unknown;                    ///< why the link is unknown ("" when it is known)
 
   /// The rate of `directions` (1 or 2) directions at once, when known.
   std::optional<double> nominal(unsigned directions) const {
@@ -70,6 +79,7 @@ struct host_link {
   }
 };
 
+/// "pcie", "c2c" or "unknown".
 inline const char* to_string(host_link::kind k) {
   return k == host_link::kind::pcie ? "pcie" : k == host_link::kind::c2c ? "c2c" : "unknown";
 }
@@ -130,6 +140,7 @@ inline host_link query_host_link(const device_info& dev) {
   return make_host_link(n.pcie_link(d), n.c2c_link(d));
 }
 
+/// The link as a JSON object, one key per field.
 inline json to_json(const host_link& l) {
   json j = json::object();
   j["kind"] = to_string(l.type);

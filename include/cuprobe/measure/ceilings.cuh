@@ -63,7 +63,7 @@ struct placement {
   double rate_per_s = 0;     ///< the measurement's rate: bytes/s or FLOP/s
   double ceiling_per_s = 0;  ///< the ceiling in the same unit
   double fraction = 0;       ///< rate / ceiling
-  ceiling_source source = ceiling_source::nominal;
+  ceiling_source source = ceiling_source::nominal;  ///< where the ceiling comes from
   std::string source_text;  ///< which record, reference set or nominal figure, in words
   std::string stale;        ///< why a card record is stale ("" when it is not)
 };
@@ -83,6 +83,13 @@ inline const std::vector<std::string>& ceiling_keys() {
                                                 "smem.read.bytes_per_clk_sm",
                                                 "smem.write.bytes_per_clk_sm",
                                                 "fma.f32.fraction_of_peak",
+                                                "fma.f32.tflops",
+                                                "tensor.bf16.tflops",
+                                                "tensor.f16.tflops",
+                                                "tensor.tf32.tflops",
+                                                "tensor.e4m3.tflops",
+                                                "tensor.e5m2.tflops",
+                                                "clock.sm.effective_mhz",
                                                 "tensor.bf16.fraction_of_peak",
                                                 "tensor.f16.fraction_of_peak",
                                                 "tensor.tf32.fraction_of_peak",
@@ -157,10 +164,17 @@ inline std::string gpu_model_folder(std::string name) {
 
 /// One card record (or a reference summary read the same way).
 struct ceilings_record {
-  std::string path;
+  std::string path;  ///< the file it was read from
+  /// The device's name, UUID and driver version, the record's date (UTC ISO 8601) and commit
+  /// ("" where the file has none).
+  ///@{
   std::string name, uuid, driver, date, commit;
+  ///@}
+  /// The device's maximum SM clock and its memory clock when recorded, in MHz (0: unknown).
+  ///@{
   double sm_clock_max_mhz = 0, memory_clock_mhz = 0;
-  json metrics = json::object();
+  ///@}
+  json metrics = json::object();  ///< the "metrics" object: key -> number
 
   /// The metric `key`, when the record has a finite positive one.
   std::optional<double> metric(const std::string& key) const {
@@ -290,8 +304,11 @@ class ceilings {
   /// The record path for_device() reads for `d`.
   static std::string ceilings_record_path(const device_info& d) { return ceilings_path(d.uuid); }
 
+  /// This card's own record, when one was found and read.
   const std::optional<ceilings_record>& card() const noexcept { return card_; }
+  /// The reference set of this card's model, when one was found and read.
   const std::optional<ceilings_record>& reference() const noexcept { return reference_; }
+  /// Why the card's record is stale, as a sentence ("" when it is not).
   const std::string& card_stale() const noexcept { return card_stale_; }
   /// One sentence per file that was found but ignored.
   const std::vector<std::string>& notes() const noexcept { return notes_; }
@@ -299,26 +316,30 @@ class ceilings {
   /// The ceiling of metric `key` at `clock_mhz` (for per-clock and peak-model keys), in bytes/s
   /// or FLOP/s, from the best source that has it.
   std::optional<placement> ceiling_of(const std::string& key, double clock_mhz) const {
+    for (auto s : {ceiling_source::card, ceiling_source::reference, ceiling_source::nominal})
+      if (auto p = ceiling_from(key, clock_mhz, s)) return p;
+    return std::nullopt;
+  }
+
+  /// The ceiling of metric `key` from source `s` only (to show one rate against each source).
+  std::optional<placement> ceiling_from(const std::string& key, double clock_mhz,
+                                        ceiling_source s) const {
     placement p;
     p.key = key;
-    if (card_)
+    p.source = s;
+    if (s == ceiling_source::card && card_)
       if (const auto v = card_->metric(key); v && convert(key, *v, clock_mhz, p)) {
-        p.source = ceiling_source::card;
         p.source_text = "this card's record (" + card_->path + ", " + card_->date + ")";
         p.stale = card_stale_;
         return p;
       }
-    if (reference_)
+    if (s == ceiling_source::reference && reference_)
       if (const auto v = reference_->metric(key); v && convert(key, *v, clock_mhz, p)) {
-        p.source = ceiling_source::reference;
         p.source_text = "the reference set for " + reference_->name + " (" + reference_->path +
                         ", commit " + reference_->commit.substr(0, 12) + ")";
         return p;
       }
-    if (nominal(key, clock_mhz, p)) {
-      p.source = ceiling_source::nominal;
-      return p;
-    }
+    if (s == ceiling_source::nominal && nominal(key, clock_mhz, p)) return p;
     return std::nullopt;
   }
 

@@ -19,7 +19,10 @@ namespace cuprobe {
 
 /// The state of the GPU around one measurement.
 struct environment {
+  /// NVML's readings before the first and after the last sample.
+  ///@{
   nvml_sample before, after;
+  ///@}
   std::vector<int> sm_clock_mhz;        ///< NVML SM clock read after each sample (when enabled)
   long long throttle_reasons_seen = 0;  ///< OR of power/thermal reason bits seen
 
@@ -41,6 +44,7 @@ struct environment {
     if (before.sm_clock_mhz) return double(*before.sm_clock_mhz);
     return std::nullopt;
   }
+  /// The device's maximum SM clock, as NVML reported it before or after the samples.
   std::optional<int> max_sm_clock_mhz() const {
     if (before.max_sm_clock_mhz && after.max_sm_clock_mhz)
       return std::max(*before.max_sm_clock_mhz, *after.max_sm_clock_mhz);
@@ -51,10 +55,13 @@ struct environment {
 /// Reads the current GPU's state through NVML.
 class environment_probe {
  public:
+  /// Finds the GPU of this UUID (default: the current one) in NVML.
   explicit environment_probe(const std::string& uuid = device_info::query().uuid)
       : dev_(nvml::instance().device_by_uuid(uuid)) {}
-  bool available() const noexcept { return dev_ != nullptr; }
+  bool available() const noexcept { return dev_ != nullptr; }  ///< NVML found the GPU
+  /// All of NVML's readings now.
   nvml_sample sample() const { return nvml::instance().sample(dev_); }
+  /// The SM clock now, in MHz (unset when unknown).
   std::optional<int> sm_clock_mhz() const { return nvml::instance().sm_clock_mhz(dev_); }
   /// The power/thermal bits of NVML's clock event reasons now (0 when none or unknown).
   long long throttle_bits() const {

@@ -21,12 +21,15 @@ namespace cuprobe {
 /// One cudaEvent_t, RAII. Move-only.
 class cuda_event {
  public:
+  /// Creates the event with these cudaEventCreateWithFlags flags.
   explicit cuda_event(unsigned flags = cudaEventDefault) {
     CUPROBE_CHECK(cudaEventCreateWithFlags(&e_, flags));
   }
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
+  /// Takes the event of `o`, which is left empty.
   cuda_event(cuda_event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  /// Destroys this event and takes the event of `o`, which is left empty.
   cuda_event& operator=(cuda_event&& o) noexcept {
     if (this != &o) {
       if (e_) cudaEventDestroy(e_);
@@ -37,8 +40,8 @@ class cuda_event {
   ~cuda_event() {
     if (e_) cudaEventDestroy(e_);
   }
-  cudaEvent_t get() const noexcept { return e_; }
-  void record(cudaStream_t s) { CUPROBE_CHECK(cudaEventRecord(e_, s)); }
+  cudaEvent_t get() const noexcept { return e_; }                         ///< the event handle
+  void record(cudaStream_t s) { CUPROBE_CHECK(cudaEventRecord(e_, s)); }  ///< records it on `s`
   /// Waits for the event, at most default_watchdog_s() (core/watchdog.cuh).
   void synchronize() { wait_for(e_, "cuda_event::synchronize"); }
 
@@ -55,8 +58,8 @@ class cuda_stream {
   ~cuda_stream() {
     if (s_) cudaStreamDestroy(s_);
   }
-  cudaStream_t get() const noexcept { return s_; }
-  operator cudaStream_t() const noexcept { return s_; }
+  cudaStream_t get() const noexcept { return s_; }       ///< the stream handle
+  operator cudaStream_t() const noexcept { return s_; }  ///< the stream handle, for launches
   /// Waits for the stream's work, at most default_watchdog_s() (core/watchdog.cuh).
   void synchronize() { wait_for(s_, "cuda_stream::synchronize"); }
 
@@ -67,9 +70,10 @@ class cuda_stream {
 /// A start/stop event pair recorded on one stream.
 class event_timer {
  public:
+  /// A timer of the work on `stream` (nullptr: the legacy default stream).
   explicit event_timer(cudaStream_t stream = nullptr) : stream_(stream) {}
-  void start() { start_.record(stream_); }
-  void stop() { stop_.record(stream_); }
+  void start() { start_.record(stream_); }  ///< records the start event on the stream
+  void stop() { stop_.record(stream_); }    ///< records the stop event on the stream
   /// Waits for the stop event, at most `limit_s` (core/watchdog.cuh); `what` names the wait
   /// in the sentence of a timeout.
   void wait(const std::string& what, double limit_s = default_watchdog_s()) {
@@ -82,8 +86,8 @@ class event_timer {
     CUPROBE_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
     return ms;
   }
-  double seconds() { return milliseconds() * 1e-3; }
-  cudaStream_t stream() const noexcept { return stream_; }
+  double seconds() { return milliseconds() * 1e-3; }        ///< milliseconds() in seconds
+  cudaStream_t stream() const noexcept { return stream_; }  ///< the stream it records on
 
  private:
   cudaStream_t stream_;

@@ -33,40 +33,44 @@
 
 namespace cuprobe {
 
+/// One warning about a measurement: a short code (the list above) and a sentence.
 struct flag {
-  std::string code;
-  std::string message;
+  std::string code;     ///< the flag's name: "throttling", "noisy", ...
+  std::string message;  ///< what was seen, with the numbers, in one sentence
 };
 
 /// Everything evaluate_flags() looks at.
 struct flag_inputs {
-  std::optional<double> bytes_per_s;
-  std::optional<double> ops_per_s;
-  bool dram_working_set = false;
-  std::optional<double> working_set_bytes;
-  std::optional<double> l2_bytes;
-  double dram_l2_factor = 4;  ///< DRAM work needs a working set of at least this x the L2
-  bool in_kernel = false;
-  std::size_t iterations = 1;
-  std::optional<double> nominal_dram_bytes_per_s;
-  std::optional<double> memory_peak_bytes_per_s;  ///< SMs x widest per-SM path x max clock
-  std::optional<double> compute_peak_ops_per_s;   ///< peak model x SMs x max clock
+  std::optional<double> bytes_per_s;        ///< the measured bytes per second (rates)
+  std::optional<double> ops_per_s;          ///< the measured operations per second (rates)
+  bool dram_working_set = false;            ///< the work is declared as coming from DRAM
+  std::optional<double> working_set_bytes;  ///< the declared working set, in bytes
+  std::optional<double> l2_bytes;           ///< the device's L2 size, in bytes
+  double dram_l2_factor = 4;   ///< DRAM work needs a working set of at least this x the L2
+  bool in_kernel = false;      ///< the kernel loops over the passes itself
+  std::size_t iterations = 1;  ///< passes one sample covers
+  std::optional<double> nominal_dram_bytes_per_s;  ///< the device's nominal DRAM bandwidth
+  std::optional<double> memory_peak_bytes_per_s;   ///< SMs x widest per-SM path x max clock
+  std::optional<double> compute_peak_ops_per_s;    ///< peak model x SMs x max clock
   /// Work that crosses the host link: its nominal rate (the directions used) and name.
+  ///@{
   std::optional<double> bus_bytes_per_s;
   std::string bus_name;
+  ///@}
   std::optional<int> min_sm_clock_mhz;  ///< lowest SM clock NVML reported during the samples
   std::optional<int> max_sm_clock_mhz;  ///< the device's maximum SM clock (NVML)
-  long long throttle_reasons = 0;  ///< OR of NVML clock event reasons seen (power/thermal bits)
-  double throttle_fraction = 0.90;
+  long long throttle_reasons = 0;   ///< OR of NVML clock event reasons seen (power/thermal bits)
+  double throttle_fraction = 0.90;  ///< throttling below this fraction of the maximum SM clock
   std::optional<double> launch_floor_s;  ///< launch overhead of one sample (event-timed)
   std::optional<double> sample_s;        ///< median time of one sample (event-timed)
   double launch_share = 0.05;            ///< launch_bound above this share of a sample
-  bool debug_build = false;
-  double rel_stdev = 0;
-  double noise_threshold = 0.05;
-  std::size_t samples = 0;
+  bool debug_build = false;              ///< the program carries cuprobe's device checks
+  double rel_stdev = 0;                  ///< the relative standard deviation of the samples
+  double noise_threshold = 0.05;         ///< noisy above this relative standard deviation
+  std::size_t samples = 0;               ///< the number of samples taken
 };
 
+/// `x` as a percentage with one decimal: 0.123 is "12.3 %".
 inline std::string percent(double x) {
   char b[32];
   std::snprintf(b, sizeof b, "%.1f %%", 100 * x);
@@ -97,6 +101,7 @@ inline std::optional<flag> bus_rate_flag(std::optional<double> bytes_per_s,
                   "declared bytes are wrong"};
 }
 
+/// The flags the inputs raise, in the order of the list above.
 inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
   using detail::flag_number;
   std::vector<flag> out;
@@ -167,6 +172,7 @@ inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
   return out;
 }
 
+/// Whether `flags` holds one with this code.
 inline bool has_flag(const std::vector<flag>& flags, const std::string& code) {
   for (const auto& f : flags)
     if (f.code == code) return true;

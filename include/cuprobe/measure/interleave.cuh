@@ -43,12 +43,14 @@ namespace cuprobe {
 /// One of the launches measure_interleaved() alternates: what measure() takes, by name, and
 /// optionally what to do after each of its samples.
 struct contestant {
-  std::string name;
+  std::string name;                                   ///< the measurement's name
   std::function<void(const launch_context&)> launch;  ///< enqueue one launch on ctx.stream
-  work declared;
+  work declared;                                      ///< the declared work, as measure() takes it
   /// Called after each timed sample (not in the warm-up), once its launches have finished and
   /// outside the timed region: to read what the kernel recorded about that sample (its clock).
   std::function<void(const launch_context&)> after;
+  /// A contestant named `n` that launches with `f`, does the work `w`, and calls `then` after
+  /// each sample.
   contestant(std::string n, std::function<void(const launch_context&)> f, work w = {},
              std::function<void(const launch_context&)> then = {})
       : name(std::move(n)), launch(std::move(f)), declared(std::move(w)), after(std::move(then)) {}

@@ -15,14 +15,17 @@
 
 namespace cuprobe {
 
+/// Evicts the L2 by writing a buffer of twice its size on a stream.
 class l2_flush {
  public:
+  /// Allocates 2 x `l2_bytes` (0: the current device's L2 size).
   explicit l2_flush(std::size_t l2_bytes = 0)
       : buf_(2 * (l2_bytes ? l2_bytes : device_info::query().l2_bytes)) {}
+  /// Writes the whole buffer on `s` (a new byte value each time).
   void operator()(cudaStream_t s) {
     CUPROBE_CHECK(cudaMemsetAsync(buf_.data(), ++value_, buf_.bytes(), s));
   }
-  std::size_t bytes() const noexcept { return buf_.bytes(); }
+  std::size_t bytes() const noexcept { return buf_.bytes(); }  ///< the buffer's size in bytes
 
  private:
   device_buffer<unsigned char> buf_;

@@ -26,6 +26,7 @@ namespace cuprobe {
 /// How the launches of a sample are issued: back to back in a stream, or replayed in a graph.
 enum class launch_path { stream, graph };
 
+/// What launching an empty kernel costs, in seconds (measure_launch_overhead()).
 struct launch_overhead {
   double single_s = 0;  ///< one launch between two events
   double stream_s = 0;  ///< per launch, back to back in a stream

@@ -43,6 +43,7 @@ enum class sample_unit {
   nanoseconds,  ///< %globaltimer inside the kernel (measure_samples())
   value,        ///< a number the kernel computes, not a time (measure_samples())
 };
+/// "seconds", "cycles", "nanoseconds" or "value".
 inline const char* to_string(sample_unit u) {
   switch (u) {
     case sample_unit::seconds:
@@ -59,10 +60,10 @@ inline const char* to_string(sample_unit u) {
 
 /// What the callable or sampler is told on each call.
 struct launch_context {
-  cudaStream_t stream = nullptr;
-  std::size_t sample = 0;    ///< index of the sample (0 during warm-up)
-  std::size_t rotation = 0;  ///< which input set to use: 0 .. run_options::rotations - 1
-  bool warmup = false;
+  cudaStream_t stream = nullptr;  ///< the stream to launch on
+  std::size_t sample = 0;         ///< index of the sample (0 during warm-up)
+  std::size_t rotation = 0;       ///< which input set to use: 0 .. run_options::rotations - 1
+  bool warmup = false;            ///< true during the untimed warm-up calls
 };
 
 /// Where the bytes of a work declaration are meant to come from. `dram`: from DRAM, and the flags
@@ -91,8 +92,11 @@ inline const char* to_string(data_source s) {
 /// What one iteration does, as the user declares it: the rates are derived from this, and the
 /// flags check it against the device (docs/measurement.md lists each flag).
 struct work {
+  /// Bytes one iteration reads and writes.
+  ///@{
   double bytes_read = 0, bytes_written = 0;
-  double flops = 0;
+  ///@}
+  double flops = 0;               ///< floating-point operations of one iteration
   double ops = 0;                 ///< operations for ops/s and cycles/op (instructions, hops, ...)
   std::string accounting;         ///< which bytes or operations count, in words
   bool dram_working_set = false;  ///< the data is meant to come from DRAM (flags cache hits)
@@ -105,7 +109,8 @@ struct work {
   /// none: the FLOP rate is then placed against that type's tensor ceiling.
   std::string tensor_type;
 
-  double bytes() const { return bytes_read + bytes_written; }
+  double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
+  /// Work that moves `read` + `written` bytes from `source`, counted as `accounting` says.
   static work bytes_moved(double read, double written, std::string accounting,
                           data_source source = data_source::any,
                           std::optional<double> working_set = std::nullopt) {
@@ -118,6 +123,7 @@ struct work {
     w.working_set_bytes = working_set;
     return w;
   }
+  /// Work of `flops` FLOP in `instructions` instructions (the ops), counted as `accounting` says.
   static work flop_count(double flops, double instructions, std::string accounting) {
     work w;
     w.flops = flops;
@@ -125,16 +131,19 @@ struct work {
     w.accounting = std::move(accounting);
     return w;
   }
+  /// Work of `ops` operations (instructions, hops, ...), counted as `accounting` says.
   static work op_count(double ops, std::string accounting) {
     work w;
     w.ops = ops;
     w.accounting = std::move(accounting);
     return w;
   }
+  /// Sets the bytes one pass touches (working_set_bytes).
   work& with_working_set(double bytes) {
     working_set_bytes = bytes;
     return *this;
   }
+  /// Sets the peak-model row of the counted ops (op_kind).
   work& with_op_kind(model::op_kind k) {
     op_kind = k;
     return *this;
@@ -184,11 +193,14 @@ struct run_options {
   /// warm-up's duration afterwards. 0 .. one day.
   double watchdog_s = 0;
 
+  /// The largest warmup, iterations, batch, rotations and rest_ms validate_options() accepts.
+  ///@{
   static constexpr std::size_t max_warmup = 1'000'000;
   static constexpr std::size_t max_iterations = std::size_t(1) << 40;
   static constexpr std::size_t max_batch = std::size_t(1) << 20;
   static constexpr std::size_t max_rotations = std::size_t(1) << 16;
   static constexpr double max_rest_ms = 60000;
+  ///@}
 
   /// The defaults with `warmup` untimed calls and a fixed number of samples: what the
   /// experiments' option structs start from.
@@ -202,10 +214,10 @@ struct run_options {
 
 /// Rates derived from the median sample and the declared work; unset where they do not apply.
 struct rates {
-  std::optional<double> seconds;      ///< median time of one iteration (not for values)
-  std::optional<double> bytes_per_s;  ///< (bytes read + written) / seconds
-  std::optional<double> flop_per_s;
-  std::optional<double> ops_per_s;
+  std::optional<double> seconds;        ///< median time of one iteration (not for values)
+  std::optional<double> bytes_per_s;    ///< (bytes read + written) / seconds
+  std::optional<double> flop_per_s;     ///< declared FLOP / seconds
+  std::optional<double> ops_per_s;      ///< declared ops / seconds
   std::optional<double> cycles_per_op;  ///< median cycles / ops (cycles), or seconds x clock / ops
   std::optional<double> clock_mhz;      ///< the clock used for cycles <-> seconds
   std::string clock_source;  ///< "given", "nvml (median during samples)", "device maximum"
@@ -213,44 +225,49 @@ struct rates {
 
 /// Everything one measurement produced.
 struct measurement {
-  std::string name;
-  json params = json::object();        ///< the benchmark's parameters (for reports and plots)
-  std::optional<launch_shape> launch;  ///< set with with_launch()
-  std::optional<kernel_attributes> kernel;
-  work declared;
-  run_options options;
-  sample_unit unit = sample_unit::seconds;
-  std::vector<double> samples;  ///< per iteration, in `unit`, in the order taken
-  summary stats;                ///< of `samples`, in `unit`
-  rates rate;
-  environment env;
-  std::vector<flag> flags;
-  std::string stop_verdict;
-  double wall_s = 0;
+  std::string name;                         ///< the name given to measure()
+  json params = json::object();             ///< the benchmark's parameters (for reports and plots)
+  std::optional<launch_shape> launch;       ///< set with with_launch()
+  std::optional<kernel_attributes> kernel;  ///< set with with_kernel()
+  work declared;                            ///< the work as the user declared it
+  run_options options;                      ///< the options it ran with
+  sample_unit unit = sample_unit::seconds;  ///< the unit of `samples` and `stats`
+  std::vector<double> samples;              ///< per iteration, in `unit`, in the order taken
+  summary stats;                            ///< of `samples`, in `unit`
+  rates rate;                ///< the rates derived from the median and the declared work
+  environment env;           ///< the GPU's clocks, power and temperature around the samples
+  std::vector<flag> flags;   ///< the warnings raised about this measurement (measure/flags.cuh)
+  std::string stop_verdict;  ///< why sampling stopped: a stopping_rule::verdict, or "profile"
+  double wall_s = 0;         ///< wall-clock seconds the whole measurement took
   /// Event-timed only: the launch-overhead floor of one sample (measure/runner.cuh).
   std::optional<double> launch_floor_s;
   /// The main rate against the matching ceiling of this card (measure/ceilings.cuh), when the
   /// declared work has one.
   std::optional<placement> ceiling;
 
+  /// Records the launch shape (launch).
   measurement& with_launch(const launch_shape& s) {
     launch = s;
     return *this;
   }
+  /// Records the kernel's attributes (kernel).
   measurement& with_kernel(const kernel_attributes& k) {
     kernel = k;
     return *this;
   }
+  /// Sets the parameter `key` of params to `value`.
   measurement& with_param(const std::string& key, json value) {
     params[key] = std::move(value);
     return *this;
   }
   /// The rates, or cuprobe::error naming the measurement when the work declared none.
+  ///@{
   double seconds() const { return known(rate.seconds, "a time (its samples are values)"); }
   double gb_per_s() const { return known(rate.bytes_per_s, "bytes") / 1e9; }
   double tflop_per_s() const { return known(rate.flop_per_s, "FLOP") / 1e12; }
   double ops_per_s() const { return known(rate.ops_per_s, "operations"); }
   double cycles_per_op() const { return known(rate.cycles_per_op, "operations and a clock"); }
+  ///@}
 
  private:
   double known(const std::optional<double>& v, const char* what) const {

@@ -18,29 +18,44 @@ namespace cuprobe {
 
 /// One reading of the device's state, as NVML reports it. Unread fields are empty.
 struct nvml_sample {
-  bool available = false;
+  bool available = false;  ///< NVML answered for this device
+  /// The SM and memory clocks now, in MHz.
+  ///@{
   std::optional<int> sm_clock_mhz, mem_clock_mhz;
+  ///@}
+  /// The device's maximum SM and memory clocks, in MHz.
+  ///@{
   std::optional<int> max_sm_clock_mhz, max_mem_clock_mhz;
+  ///@}
+  /// The power drawn now and the power limit, in watts.
+  ///@{
   std::optional<double> power_w, power_limit_w;
-  std::optional<int> temperature_c;
+  ///@}
+  std::optional<int> temperature_c;              ///< the GPU's temperature, in degrees Celsius
   std::optional<long long> clock_event_reasons;  ///< NVML "clocks event (throttle) reasons" bitmask
-  std::optional<bool> ecc_on;
-  std::optional<bool> persistence_mode;
+  std::optional<bool> ecc_on;                    ///< ECC is enabled (current mode)
+  std::optional<bool> persistence_mode;          ///< persistence mode is on
 };
 
 /// The device's PCIe link, as NVML reports it; unread fields are empty. The current generation
 /// and width drop while the link idles (power saving): read them while the bus is busy.
 struct nvml_pcie_link {
-  std::optional<unsigned> generation, width;          ///< now (nvmlDeviceGetCurrPcieLink*)
-  std::optional<unsigned> max_generation, max_width;  ///< the most device and system allow
-  std::optional<unsigned> gpu_max_generation;         ///< the most the GPU allows
+  /// The generation and width now (nvmlDeviceGetCurrPcieLink*).
+  ///@{
+  std::optional<unsigned> generation, width;
+  ///@}
+  /// The highest generation and the widest width that device and system allow.
+  ///@{
+  std::optional<unsigned> max_generation, max_width;
+  ///@}
+  std::optional<unsigned> gpu_max_generation;  ///< the most the GPU allows
 };
 
 /// The chip-to-chip link to a CPU (Grace Hopper's NVLink-C2C), from NVML's field values
 /// NVML_FI_DEV_C2C_LINK_COUNT (170) and NVML_FI_DEV_C2C_LINK_GET_MAX_BW (172, "C2C Link Speed
 /// in MBps for active links"); empty (or 0 links) where the GPU has none.
 struct nvml_c2c_link {
-  std::optional<unsigned> links;
+  std::optional<unsigned> links;  ///< the number of C2C links (NVML_FI_DEV_C2C_LINK_COUNT)
   std::optional<double> link_mbytes_per_s;  ///< one link's speed as NVML gives it
 };
 
@@ -69,17 +84,20 @@ inline std::vector<std::string> clock_event_reason_names(std::optional<long long
 /// The bits that mean the clocks are held down by power or heat (not idling or settings).
 inline constexpr long long throttle_reason_mask = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
 
+/// The NVML library, loaded once at run time; every reading is empty where it is unavailable.
 class nvml {
  public:
-  using device = void*;
+  using device = void*;  ///< an NVML device handle (nvmlDevice_t)
 
+  /// The one instance, loaded on first use.
   static nvml& instance() {
     static nvml n;
     return n;
   }
-  bool available() const noexcept { return ok_; }
+  bool available() const noexcept { return ok_; }  ///< NVML was loaded and initialised
   /// Why NVML is unavailable ("" when it is available).
   const std::string& why_unavailable() const noexcept { return why_; }
+  /// The driver version NVML reports ("" when unknown).
   std::string driver_version() const {
     char buf[96] = {};
     if (!ok_ || !sys_driver_version_ || sys_driver_version_(buf, sizeof buf) != 0) return "";

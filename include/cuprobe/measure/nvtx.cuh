@@ -13,6 +13,7 @@ namespace cuprobe {
 /// Pushes an NVTX range on construction and pops it on destruction.
 class nvtx_range {
  public:
+  /// Pushes a range named `name`, unless `enabled` is false.
   explicit nvtx_range(const std::string& name, bool enabled = true) : on_(enabled) {
     if (on_) nvtxRangePushA(name.c_str());
   }

@@ -28,26 +28,40 @@
 
 namespace cuprobe {
 
+/// Who records a region: every thread, lane 0 of each warp, or thread 0 of each block.
 enum class region_scope : int { thread = 0, warp = 1, block = 2 };
 /// Whether analyse() subtracts the calibrated cost of an empty region from each record.
 enum class region_overhead { keep, subtract };
 
+/// One timed region: both clocks at start and stop, and where it ran.
 struct region_record {
+  /// %clock64 at start and at stop.
+  ///@{
   std::uint64_t start_cycles, stop_cycles;
+  ///@}
+  /// %globaltimer (ns) at start and at stop.
+  ///@{
   std::uint64_t start_ns, stop_ns;
+  ///@}
+  /// The SM that recorded it, and 1 when the slot holds a record (0: never written).
+  ///@{
   std::uint32_t smid, valid;
+  ///@}
 };
 
 /// The start readings of one region (kept in registers between start() and stop()).
 struct region_token {
+  /// %clock64 and %globaltimer at start().
+  ///@{
   std::uint64_t cycles, ns;
+  ///@}
 };
 
 /// What a kernel receives (by value): where to write, and the scope.
 struct region_timer_view {
-  region_record* records = nullptr;
-  std::uint32_t capacity = 0;
-  region_scope scope = region_scope::thread;
+  region_record* records = nullptr;           ///< the device array of records
+  std::uint32_t capacity = 0;                 ///< records the array holds
+  region_scope scope = region_scope::thread;  ///< who records
 
   /// Record slot of the calling thread, or -1 when it does not record.
   __device__ long long slot() const {
@@ -70,12 +84,14 @@ struct region_timer_view {
     }
     return s < capacity ? static_cast<long long>(s) : -1;
   }
+  /// Synchronises the block (scope block) or the warp (scope warp); nothing for scope thread.
   __device__ void sync() const {
     if (scope == region_scope::block)
       __syncthreads();
     else if (scope == region_scope::warp)
       __syncwarp();
   }
+  /// Begins a region: syncs, then reads both clocks.
   __device__ region_token start() const {
     sync();
     region_token t;
@@ -83,6 +99,8 @@ struct region_timer_view {
     t.cycles = ptx::clock64();
     return t;
   }
+  /// Ends the region begun by start(): syncs, reads both clocks, and the recording thread writes
+  /// the record into its slot.
   __device__ void stop(const region_token& t) const {
     sync();
     const std::uint64_t c = ptx::clock64();
@@ -104,13 +122,16 @@ __global__ void empty_region_kernel(region_timer_view v, int repeats) {
 
 /// Statistics of a set of region records.
 struct region_stats {
-  std::size_t records = 0;
-  summary cycles;              ///< per record (stop - start), overhead subtracted if asked
-  summary ns;                  ///< per record, from %globaltimer
-  double overhead_cycles = 0;  ///< the empty-region cost that was (or would be) subtracted
-  bool overhead_subtracted = false;
-  int sms = 0;                                  ///< distinct SMs that recorded
-  double sm_median_min = 0, sm_median_max = 0;  ///< spread of per-SM median cycles
+  std::size_t records = 0;           ///< the records analysed
+  summary cycles;                    ///< per record (stop - start), overhead subtracted if asked
+  summary ns;                        ///< per record, from %globaltimer
+  double overhead_cycles = 0;        ///< the empty-region cost that was (or would be) subtracted
+  bool overhead_subtracted = false;  ///< analyse() subtracted it from `cycles`
+  int sms = 0;                       ///< distinct SMs that recorded
+  /// Spread of per-SM median cycles: the lowest and the highest.
+  ///@{
+  double sm_median_min = 0, sm_median_max = 0;
+  ///@}
   double span_ns = 0;  ///< last stop - first start (globaltimer, all records)
 };
 
@@ -128,14 +149,17 @@ inline std::optional<double> clock_mhz_of(const std::vector<region_record>& reco
 /// Host side: owns the records, hands out views, reads and analyses them.
 class region_timer {
  public:
+  /// Allocates `capacity` zeroed records (1 .. 2^32 - 1) for regions of this scope.
   region_timer(region_scope scope, std::size_t capacity) : scope_(scope), buf_(capacity) {
     require(capacity > 0 && capacity < (1ull << 32), "region_timer: capacity out of range");
     buf_.zero();
   }
+  /// What the kernel receives (by value).
   region_timer_view view() {
     return region_timer_view{buf_.data(), static_cast<std::uint32_t>(buf_.size()), scope_};
   }
-  void reset(cudaStream_t s = nullptr) { buf_.zero(s); }
+  void reset(cudaStream_t s = nullptr) { buf_.zero(s); }  ///< clears every record (on `s`)
+  /// The records written so far, copied to the host, in slot order.
   std::vector<region_record> read() const {
     std::vector<region_record> out;
     for (const auto& r : buf_.to_host())
@@ -154,8 +178,10 @@ class region_timer {
     overhead_ = st.cycles.median;
     return overhead_;
   }
+  /// The calibrated empty-region cost in cycles (0 before calibrate_overhead()).
   double overhead_cycles() const { return overhead_; }
 
+  /// Statistics of the records written so far; cuprobe::error when there are none.
   region_stats analyse(region_overhead overhead = region_overhead::keep) const {
     const auto recs = read();
     require(!recs.empty(), "region_timer::analyse: no region was recorded");

@@ -533,4 +533,8 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
 /// The device facts the runner uses (cached per device).
 inline const device_info& current_device() { return detail::runner_device::current().info; }
 
+/// Makes the next measurement of the current device read its ceilings again (after a record was
+/// written in this process, e.g. by device_report or a test).
+inline void reload_ceilings() { detail::runner_device::current().ceil.reset(); }
+
 }  // namespace cuprobe

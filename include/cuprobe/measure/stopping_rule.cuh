@@ -26,11 +26,11 @@ namespace cuprobe {
 /// samples accumulated, and the relative standard deviation of the samples is at most
 /// max_rel_noise; stop anyway at max_samples or after timeout_s of wall time.
 struct stopping_rule {
-  std::size_t min_samples = 10;
-  std::size_t max_samples = 10;
-  double min_time_s = 0;
-  double max_rel_noise = 0.01;
-  double timeout_s = 30;
+  std::size_t min_samples = 10;  ///< the fewest samples taken
+  std::size_t max_samples = 10;  ///< the most samples taken
+  double min_time_s = 0;         ///< the least time the samples accumulate, in seconds
+  double max_rel_noise = 0.01;   ///< the largest relative standard deviation that converges
+  double timeout_s = 30;         ///< the wall time after which sampling stops anyway, in seconds
 
   /// The most samples a rule may ask for (a sample costs at least a few microseconds; ten
   /// million of them is already an hour of launch overhead).
@@ -70,8 +70,10 @@ struct stopping_rule {
                 "; it must be a finite relative standard deviation >= 0 (0.01 = 1 %)");
   }
 
+  /// Whether the rule takes a fixed number of samples.
   bool is_fixed() const { return min_samples == max_samples && min_time_s == 0; }
 
+  /// What decide() says: take more samples, or why to stop.
   enum class verdict { more, converged, max_samples, timeout };
 
   /// What to do after `samples` (any unit), which took `accumulated_s` seconds themselves, over
@@ -98,6 +100,7 @@ struct stopping_rule {
   }
 };
 
+/// "more", "converged", "max_samples" or "timeout".
 inline const char* to_string(stopping_rule::verdict v) {
   switch (v) {
     case stopping_rule::verdict::more:

@@ -25,10 +25,14 @@ namespace cuprobe::sweep {
 
 /// One named axis and its values.
 struct axis {
-  std::string name;
-  std::vector<json> values;
+  std::string name;          ///< the axis's name: the key of its value in each point
+  std::vector<json> values;  ///< the values, in sweep order
+  /// An axis named `n` with the values `v`.
+  ///@{
   axis(std::string n, std::initializer_list<json> v) : name(std::move(n)), values(v) {}
   axis(std::string n, std::vector<json> v) : name(std::move(n)), values(std::move(v)) {}
+  ///@}
+  /// An axis named `n` with the values of `v`, each converted to json.
   template <class T>
   static axis of(std::string n, const std::vector<T>& v) {
     std::vector<json> j;
@@ -39,13 +43,17 @@ struct axis {
 
 /// One point of a grid: values by axis name.
 struct point {
-  json values = json::object();
+  json values = json::object();  ///< axis name -> this point's value
+  /// The value of axis `name`, as json, an integer, a number or a string.
+  ///@{
   const json& operator[](const std::string& name) const { return values.at(name); }
   long long get_int(const std::string& name) const { return values.at(name).as_integer(); }
   double get_number(const std::string& name) const { return values.at(name).as_number(); }
   const std::string& get_string(const std::string& name) const {
     return values.at(name).as_string();
   }
+  ///@}
+  /// "name=value" for each axis, separated by spaces.
   std::string label() const {
     std::string s;
     for (const auto& kv : values.items()) {

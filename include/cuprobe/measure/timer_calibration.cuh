@@ -37,17 +37,21 @@
 
 namespace cuprobe {
 
+/// What the timers cost and resolve, and the SM clock seen (characterise_timers()).
 struct timer_characterisation {
-  double clock32_overhead_cycles = 0;
-  double clock64_overhead_cycles = 0;
-  double globaltimer_overhead_cycles = 0;
-  double globaltimer_tick_ns = 0;      ///< median interval between changes of %globaltimer
-  double globaltimer_min_step_ns = 0;  ///< smallest change seen
-  double event_resolution_us = 0;      ///< smallest gap between distinct event-timer readings
-  double effective_sm_clock_mhz = 0;   ///< median across SMs
+  double clock32_overhead_cycles = 0;      ///< cycles of one %clock read
+  double clock64_overhead_cycles = 0;      ///< cycles of one %clock64 read
+  double globaltimer_overhead_cycles = 0;  ///< cycles of one %globaltimer read
+  double globaltimer_tick_ns = 0;          ///< median interval between changes of %globaltimer
+  double globaltimer_min_step_ns = 0;      ///< smallest change seen
+  double event_resolution_us = 0;          ///< smallest gap between distinct event-timer readings
+  double effective_sm_clock_mhz = 0;       ///< median across SMs
+  /// The lowest and the highest SM clock across SMs.
+  ///@{
   double effective_sm_clock_min_mhz = 0, effective_sm_clock_max_mhz = 0;
-  int clock_window_sms = 0;
-  double clock_window_ms = 0;
+  ///@}
+  int clock_window_sms = 0;                  ///< SMs that measured their clock
+  double clock_window_ms = 0;                ///< how long each SM spun to measure it
   std::optional<int> nvml_sm_clock_mhz;      ///< NVML's SM clock read while the clock kernel ran
   std::optional<int> nvml_max_sm_clock_mhz;  ///< NVML's maximum SM clock
 };

@@ -20,7 +20,7 @@ struct bandwidth_limit {
   const char* what = "";       ///< "shared memory", "L1"
   int sm = 0;                  ///< architecture, 90 for sm_90
   double bytes_per_clock = 0;  ///< per SM
-  const char* source = "";
+  const char* source = "";     ///< the document and section it comes from; how derived
 };
 
 /// Shared memory: 32 banks, each 4 bytes wide per clock, on every architecture cuprobe builds

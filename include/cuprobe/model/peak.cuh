@@ -66,12 +66,14 @@ inline const char* guide_row(op_kind k) {
 
 /// One published figure: an operation kind on one architecture.
 struct peak_entry {
-  int sm = 0;  ///< 90 for sm_90
-  op_kind kind = op_kind::other;
+  int sm = 0;                         ///< 90 for sm_90
+  op_kind kind = op_kind::other;      ///< the operation
   double instructions_per_clock = 0;  ///< thread-level instructions per clock per SM
   const char* source = "";            ///< document, table or section, column; how derived
 
+  /// Lanes per instruction of the kind (model::results_per_instruction).
   double results_per_instruction() const { return model::results_per_instruction(kind); }
+  /// Operations per instruction of the kind, FLOP for floating point (model::ops_per_instruction).
   double ops_per_instruction() const { return model::ops_per_instruction(kind); }
   /// What NVIDIA's table lists: results (lanes) per clock per SM.
   double results_per_clock() const { return instructions_per_clock * results_per_instruction(); }
@@ -243,20 +245,21 @@ inline double per_clock_per_sm(double rate_per_s, int sm_count, double clock_hz)
   return rate_per_s / peak_per_s(sm_count, 1.0, clock_hz);
 }
 
-/// One published tensor-core figure: the dense FLOP per clock per SM of one input type of the
-/// warpgroup MMA (wgmma) on one architecture; 2:4 structured sparsity doubles it (NVIDIA counts
-/// sparse FLOP as the dense product's). `type` is the PTX name of the input: "bf16", "f16",
-/// "tf32", "e4m3", "e5m2" (the accumulator is f32; f16 accumulation has the same rate).
 /// Dense operands, or A with 2:4 structured sparsity (wgmma.mma_async.sp), which NVIDIA counts
 /// at twice the dense FLOP.
 enum class sparsity { dense, two_four };
 
+/// One published tensor-core figure: the dense FLOP per clock per SM of one input type of the
+/// warpgroup MMA (wgmma) on one architecture; 2:4 structured sparsity doubles it (NVIDIA counts
+/// sparse FLOP as the dense product's). `type` is the PTX name of the input: "bf16", "f16",
+/// "tf32", "e4m3", "e5m2" (the accumulator is f32; f16 accumulation has the same rate).
 struct tensor_peak_entry {
-  int sm = 0;
-  const char* type = "";
+  int sm = 0;                       ///< 90 for sm_90
+  const char* type = "";            ///< the input type's PTX name
   double dense_flop_per_clock = 0;  ///< FLOP (2 per multiply-add) per clock per SM
-  const char* source = "";
+  const char* source = "";          ///< document, table or section; how derived
 
+  /// FLOP per clock per SM, dense or with 2:4 sparsity (twice the dense figure).
   double flop_per_clock(sparsity s = sparsity::dense) const {
     return s == sparsity::two_four ? 2 * dense_flop_per_clock : dense_flop_per_clock;
   }

@@ -60,12 +60,12 @@ struct mbarrier_ring {
       Cluster >= 1 && Cluster <= 16,
       "cuprobe::pipeline::mbarrier_ring<Stages, Cluster> (hopper::tma_pipeline): Cluster must "
       "be 1..16 CTAs");
-  using state = pipeline_state<Stages>;
-  static constexpr int stages = Stages;
-  static constexpr int cluster = Cluster;
+  using state = pipeline_state<Stages>;    ///< a position in the ring: stage and phase
+  static constexpr int stages = Stages;    ///< the ring's depth
+  static constexpr int cluster = Cluster;  ///< the CTAs that share each stage's operand
 
-  ptx::mbarrier::object full[Stages];
-  ptx::mbarrier::object empty[Stages];
+  ptx::mbarrier::object full[Stages];   ///< per stage: completes when its bytes have landed
+  ptx::mbarrier::object empty[Stages];  ///< per stage: completes when every consumer released it
 
   /// One thread: initialises every barrier (consumers = releases per stage from ONE CTA) and
   /// fences the inits; then the caller synchronises the CTA (Cluster == 1) or the cluster.
@@ -75,7 +75,9 @@ struct mbarrier_ring {
     ptx::mbarrier::fence_init();
   }
 
+  /// The producer's first state: its first trip finds every stage free.
   __device__ static constexpr state producer_start() { return make_producer_start_state<Stages>(); }
+  /// The consumer's first state: it waits for the first fill of each stage.
   __device__ static constexpr state consumer_start() { return make_consumer_start_state<Stages>(); }
 
   /// Producer: waits until stage s is free in every CTA that receives it.

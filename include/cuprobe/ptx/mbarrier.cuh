@@ -79,7 +79,7 @@ namespace cuprobe::ptx::mbarrier {
 /// an array of them, or a member of a shared struct) and pass its address; `word` is for the
 /// instructions and is never read or written directly (the PTX ISA leaves its layout opaque).
 struct alignas(8) object {
-  std::uint64_t word;
+  std::uint64_t word;  ///< the barrier's 8 bytes, for the instructions only
 };
 
 namespace detail {

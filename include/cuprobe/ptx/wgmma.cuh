@@ -75,11 +75,13 @@ struct accumulator {
       is_legal_n(N),
       "cuprobe::ptx::wgmma::accumulator<D, N>: N must be 8 .. 256 in steps of 8 (the N of "
       "every floating-point wgmma)");
+  /// The type of one register: float (D = f32) or a 32-bit f16x2 word (D = f16).
   using register_type = std::conditional_t<std::is_same_v<D, f16>, std::uint32_t, float>;
-  static constexpr int n = N;
+  static constexpr int n = N;             ///< the tile's N
   static constexpr int elements = N / 2;  ///< per thread
+  /// Registers per thread: N/2 (f32) or N/4 (f16).
   static constexpr int registers = is_legal_n(N) ? accumulator_registers<D>(N) : 1;
-  register_type reg[registers];
+  register_type reg[registers];  ///< the thread's registers of the tile
 
   /// Element e (0 .. N/2-1) as a float.
   __host__ __device__ float get(int e) const {
@@ -109,7 +111,7 @@ template <class A>
 struct a_fragment {
   static_assert(is_input_v<A>,
                 "cuprobe::ptx::wgmma::a_fragment<A>: A must be f16, bf16, tf32, e4m3 or e5m2");
-  std::uint32_t reg[4];
+  std::uint32_t reg[4];  ///< the thread's four registers of the tile
 
   /// Stores the raw bits of element e (A::bytes bytes) into its register.
   __host__ __device__ constexpr void set_bits(int e, std::uint32_t bits) {
@@ -201,6 +203,7 @@ __device__ __forceinline__ void wait_group() {
 /// Register fences: an empty asm volatile that reads and writes each register, so the compiler
 /// neither moves a use of it across the asynchronous MMA nor keeps it in memory. Use on the
 /// accumulators (and A fragment) before wgmma.fence and after wait_group.
+///@{
 __device__ __forceinline__ void fence_operand(float& x) { detail::fence_register(x); }
 __device__ __forceinline__ void fence_operand(std::uint32_t& x) { detail::fence_register(x); }
 template <class D, int N>
@@ -211,6 +214,7 @@ template <class A>
 __device__ __forceinline__ void fence_operand(a_fragment<A>& a) {
   detail::fence_registers(a.reg, std::make_index_sequence<4>{});
 }
+///@}
 
 /// What an MMA does with the accumulator (wgmma's scale-d operand): overwrite it, D = A * B (the
 /// first MMA of a tile), or add to it, D = A * B + D.

@@ -18,6 +18,7 @@
 
 namespace cuprobe {
 
+/// `s` as one CSV cell: quoted, with its quotes doubled, when it holds a comma, quote or newline.
 inline std::string csv_cell(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
@@ -28,6 +29,7 @@ inline std::string csv_cell(const std::string& s) {
   return out + "\"";
 }
 
+/// The cells as one CSV line, ending in a newline.
 inline std::string csv_line(const std::vector<std::string>& cells) {
   std::string out;
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -37,9 +39,13 @@ inline std::string csv_line(const std::vector<std::string>& cells) {
   return out + "\n";
 }
 
+/// A number as a CSV cell; an empty cell for NaN or an unknown value.
+///@{
 inline std::string csv_number(double v) { return v != v ? "" : json::number_text(v); }
 inline std::string csv_number(const std::optional<double>& v) { return v ? csv_number(*v) : ""; }
+///@}
 
+/// The CSV text of the measurements: a header line and one line per measurement.
 inline std::string measurements_csv(const std::vector<measurement>& ms) {
   std::vector<std::string> keys;
   for (const auto& m : ms)

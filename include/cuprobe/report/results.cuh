@@ -1,4 +1,4 @@
-// cuprobe/report/results.cuh: the results file (JSON schema "cuprobe.results/1"), its CSV
+// cuprobe/report/results.cuh: the results file (JSON schema "cuprobe.results/2"), its CSV
 // twin and the console table, from a list of measurements.
 //
 //   cuprobe::results r(argc, argv);          // meta + device
@@ -26,8 +26,10 @@
 
 namespace cuprobe {
 
+/// The "schema" value of the results files this version writes.
 inline constexpr const char* results_schema = "cuprobe.results/2";
 
+/// The statistics as a JSON object, one key per field.
 inline json to_json(const summary& s) {
   json j = json::object();
   j["count"] = s.count;
@@ -47,6 +49,7 @@ inline json to_json(const summary& s) {
   return j;
 }
 
+/// One "benchmarks" entry of the results file: everything the measurement holds.
 inline json to_json(const measurement& m) {
   json b = json::object();
   b["name"] = m.name;
@@ -170,20 +173,24 @@ inline std::string fmt_sample(double v, sample_unit u) {
 /// A results document under construction.
 class results {
  public:
+  /// Starts a document with the run's metadata (the command line, ...) and the current device.
   results(int argc, char** argv)
       : meta_(run_meta(argc, argv)), device_(cuprobe::to_json(current_device())) {}
   /// With meta and device given (tests, or results assembled from elsewhere).
   results(json meta, json device) : meta_(std::move(meta)), device_(std::move(device)) {}
 
+  /// Appends a measurement and returns it, as stored.
   measurement& add(measurement m) {
     list_.push_back(std::move(m));
     return list_.back();
   }
+  /// The measurements added so far, in order.
   const std::vector<measurement>& measurements() const noexcept { return list_; }
   /// A free-form section under "extra" (e.g. the timer characterisation).
   json& extra(const std::string& key) { return extra_[key]; }
-  json& meta() { return meta_; }
+  json& meta() { return meta_; }  ///< the "meta" section, to add to
 
+  /// The whole document: schema, meta, device, benchmarks and extra.
   json to_json() const {
     json j = json::object();
     j["schema"] = results_schema;
@@ -195,7 +202,9 @@ class results {
     j["extra"] = extra_.is_null() ? json::object() : extra_;
     return j;
   }
+  /// Writes to_json() to `path`.
   void write_json(const std::string& path) const { write_text(path, to_json().dump(1) + "\n"); }
+  /// Writes the measurements as CSV (measurements_csv) to `path`.
   void write_csv(const std::string& path) const { write_text(path, measurements_csv(list_)); }
   /// Writes what the command line asked for (--json, --csv): `c` is report/cli.cuh's `cli`, or
   /// any type with `json_path` and `csv_path` (a template, so that this header needs no parser).

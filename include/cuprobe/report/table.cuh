@@ -17,16 +17,20 @@
 
 namespace cuprobe {
 
+/// A console table: a header and rows of text cells, printed with padded columns.
 class table {
  public:
+  /// A table with these column headings.
   explicit table(std::vector<std::string> header) : header_(std::move(header)) {}
+  /// Appends a row, cut or padded with empty cells to the number of columns.
   table& add_row(std::vector<std::string> row) {
     row.resize(header_.size());
     rows_.push_back(std::move(row));
     return *this;
   }
-  std::size_t rows() const noexcept { return rows_.size(); }
+  std::size_t rows() const noexcept { return rows_.size(); }  ///< the number of rows
 
+  /// The table as text: padded columns, a rule under the header, numbers right-aligned.
   std::string str() const {
     std::vector<std::size_t> w(header_.size());
     for (std::size_t c = 0; c < header_.size(); ++c) w[c] = header_[c].size();
@@ -50,6 +54,7 @@ class table {
     for (const auto& r : rows_) line(r, false);
     return out;
   }
+  /// Writes str() to `f`.
   void print(std::FILE* f = stdout) const { std::fputs(str().c_str(), f); }
 
   /// The same table as GitHub-flavoured Markdown (numbers right-aligned).

@@ -107,6 +107,7 @@ struct element_info {
   bool is_packed;       ///< one of the three packed sub-byte types
 };
 
+/// The facts of every element type, in element_type order.
 inline constexpr std::array<element_info, 16> element_table{{
   {"u8", "CU_TENSOR_MAP_DATA_TYPE_UINT8", 8, 8, false, false},
   {"u16", "CU_TENSOR_MAP_DATA_TYPE_UINT16", 16, 16, false, false},
@@ -127,12 +128,15 @@ inline constexpr std::array<element_info, 16> element_table{{
 }};
 // clang-format on
 
+/// Whether the value is one the enum defines (an integer cast to the enum may be none).
+///@{
 inline constexpr bool is_valid(element_type t) { return unsigned(t) < element_table.size(); }
 inline constexpr bool is_valid(interleave_mode m) { return unsigned(m) <= 2; }
 inline constexpr bool is_valid(swizzle_mode m) { return unsigned(m) <= 6; }
 inline constexpr bool is_valid(l2_promotion_mode m) { return unsigned(m) <= 3; }
 inline constexpr bool is_valid(oob_fill_mode m) { return unsigned(m) <= 1; }
 inline constexpr bool is_valid(copy_direction d) { return unsigned(d) <= 2; }
+///@}
 
 /// The facts of `t`; `t` must be valid.
 inline constexpr const element_info& element_info_of(element_type t) {
@@ -218,15 +222,18 @@ enum class tensor_map_rule : std::uint8_t {
 };
 // clang-format on
 
+/// One row of rule_table: a rule, its name, its limit in words and where it is written.
 struct rule_description {
-  tensor_map_rule rule;
-  const char* name;    ///< "box_dim_range"
-  const char* limit;   ///< the rule in a few words
-  const char* source;  ///< where it is written
+  tensor_map_rule rule;  ///< the rule
+  const char* name;      ///< "box_dim_range"
+  const char* limit;     ///< the rule in a few words
+  const char* source;    ///< where it is written
 };
 
 // clang-format off
+/// The source of the rules the driver documents.
 inline constexpr const char* driver_doc = "cuTensorMapEncodeTiled docs, CUDA 13.0 driver API and cuda.h";
+/// Every rule with its name, limit and source, in tensor_map_rule order.
 inline constexpr std::array<rule_description, 22> rule_table{{
   {tensor_map_rule::enum_value, "enum_value", "every enum holds a value CUDA 13.0 defines", driver_doc},
   {tensor_map_rule::rank_range, "rank_range", "1 <= rank <= 5", driver_doc},
@@ -253,15 +260,17 @@ inline constexpr std::array<rule_description, 22> rule_table{{
 }};
 // clang-format on
 
+/// The row of rule_table that describes `r`.
 inline constexpr const rule_description& rule_info(tensor_map_rule r) {
   return rule_table[unsigned(r)];
 }
+/// The rule's name ("box_dim_range").
 inline std::string to_string(tensor_map_rule r) { return rule_info(r).name; }
 
 /// One broken rule: which, and a sentence with the value and the limit.
 struct rule_violation {
-  tensor_map_rule rule;
-  std::string message;
+  tensor_map_rule rule;  ///< the broken rule
+  std::string message;   ///< what is wrong, with the value and the limit
 };
 
 /// Limits that depend on the device or on the user's intent.
@@ -292,18 +301,18 @@ struct check_limits {
 
 /// A tiled tensor map before encoding: what cuTensorMapEncodeTiled takes, as a value.
 struct tensor_map_spec {
-  element_type type = element_type::f32;
+  element_type type = element_type::f32;   ///< the element type
   std::uint32_t rank = 0;                  ///< 1..5
   const void* address = nullptr;           ///< global address of element (0, ..., 0)
   std::array<std::uint64_t, 5> dims{};     ///< elements per dimension, innermost first
   std::array<std::uint64_t, 4> strides{};  ///< bytes; strides[i] belongs to dims[i + 1]
   std::array<std::uint32_t, 5> box{};      ///< box extent per dimension (elements)
   std::array<std::uint32_t, 5> element_strides{1, 1, 1, 1, 1};  ///< traversal step per dimension
-  interleave_mode interleave = interleave_mode::none;
-  swizzle_mode swizzle = swizzle_mode::none;
-  l2_promotion_mode l2_promotion = l2_promotion_mode::none;
-  oob_fill_mode oob_fill = oob_fill_mode::none;
-  copy_direction direction = copy_direction::load_and_store;
+  interleave_mode interleave = interleave_mode::none;           ///< the interleaved layout
+  swizzle_mode swizzle = swizzle_mode::none;                    ///< the swizzle of the box
+  l2_promotion_mode l2_promotion = l2_promotion_mode::none;     ///< the L2 fill granularity
+  oob_fill_mode oob_fill = oob_fill_mode::none;                 ///< what out-of-bounds reads give
+  copy_direction direction = copy_direction::load_and_store;    ///< what the map is used for
 
   /// Any tensor: dims innermost first, strides in bytes (rank - 1 of them), box per dimension.
   /// Throws cuprobe::error when the lists disagree in length. Ranks above 5 are kept, so that
@@ -367,7 +376,8 @@ struct tensor_map_spec {
     return strided_matrix(base, rows, cols, cols * sizeof(T), box_rows, box_cols, s);
   }
 
-  // Copies with one field changed, for one-line specs.
+  /// Copies with one field changed, for one-line specs.
+  ///@{
   tensor_map_spec with_swizzle(swizzle_mode m) const {
     auto c = *this;
     c.swizzle = m;
@@ -403,6 +413,7 @@ struct tensor_map_spec {
     std::copy_n(e.begin(), std::min<std::size_t>(e.size(), 5), c.element_strides.begin());
     return c;
   }
+  ///@}
 
   /// Dimensions that the arrays hold (rank, at most 5).
   unsigned stored_rank() const { return std::min<std::uint32_t>(rank, 5); }
@@ -430,7 +441,9 @@ struct tensor_map_spec {
   void check(const check_limits& limits = check_limits::current()) const;
 };
 
-// ---- Names, for messages and the printer. ----
+/// The value's name, for messages and the printer ("f16", "128B", ...; "swizzle_mode(9)" for a
+/// value the enum does not define).
+///@{
 inline std::string to_string(element_type t) {
   return is_valid(t) ? element_info_of(t).name : "element_type(" + std::to_string(int(t)) + ")";
 }
@@ -455,6 +468,7 @@ inline std::string to_string(copy_direction d) {
   static constexpr const char* n[] = {"load and store", "load only", "store only"};
   return is_valid(d) ? n[int(d)] : "copy_direction(" + std::to_string(int(d)) + ")";
 }
+///@}
 
 namespace tmap_detail {
 inline std::string hex(const void* p) {

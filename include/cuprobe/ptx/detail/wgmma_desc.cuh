@@ -96,7 +96,7 @@ struct descriptor {
   std::uint32_t leading_byte_offset = 0;  ///< LBO
   std::uint32_t stride_byte_offset = 0;   ///< SBO
   std::uint32_t base_offset = 0;          ///< 0..7, swizzled modes only
-  swizzle layout = swizzle::none;
+  swizzle layout = swizzle::none;         ///< the swizzle (layout type) field
 
   /// Why this descriptor cannot be encoded as it stands, as a sentence; nullptr when it can.
   __host__ __device__ constexpr const char* problem() const {
@@ -143,12 +143,15 @@ struct descriptor {
     return (bits & 0x3FF1C000C000C000ull) == 0;
   }
 
+  /// Whether every field of the two descriptors is equal, or not.
+  ///@{
   __host__ __device__ constexpr bool operator==(const descriptor& o) const {
     return start_address == o.start_address && leading_byte_offset == o.leading_byte_offset &&
            stride_byte_offset == o.stride_byte_offset && base_offset == o.base_offset &&
            layout == o.layout;
   }
   __host__ __device__ constexpr bool operator!=(const descriptor& o) const { return !(*this == o); }
+  ///@}
 
   /// The same descriptor `bytes` further along (e.g. the next K step inside a swizzle atom).
   __host__ __device__ constexpr descriptor advanced(std::uint32_t bytes) const {
@@ -202,11 +205,11 @@ __device__ __noinline__ inline void descriptor_fault(const char* problem, std::u
 /// elements of K, element size `element_bytes`, stored K-major or MN-major with a swizzle. Gives
 /// the byte offset of every element, LBO and SBO, and the descriptor of each K step.
 struct canonical_layout {
-  swizzle mode = swizzle::none;
-  major order = major::k;
-  int element_bytes = 2;
-  int mn = 64;
-  int k = 16;
+  swizzle mode = swizzle::none;  ///< the swizzle of the tile
+  major order = major::k;        ///< K-major or MN-major
+  int element_bytes = 2;         ///< bytes of one element
+  int mn = 64;                   ///< rows of A (M) or of B (N)
+  int k = 16;                    ///< elements of K
 
   /// The layout of element type T (a wgmma tag: bf16, f16, tf32, e4m3, e5m2).
   template <class T>
@@ -214,10 +217,13 @@ struct canonical_layout {
     return canonical_layout{s, o, T::bytes, mn, k};
   }
 
+  /// The width in bytes of a swizzle atom's row (swizzle_bytes of the mode).
   __host__ __device__ constexpr std::uint32_t width() const { return swizzle_bytes(mode); }
+  /// Bytes of the K extent: k x element_bytes.
   __host__ __device__ constexpr std::uint32_t k_bytes() const {
     return std::uint32_t(k * element_bytes);
   }
+  /// Bytes of the M/N extent: mn x element_bytes.
   __host__ __device__ constexpr std::uint32_t mn_bytes() const {
     return std::uint32_t(mn * element_bytes);
   }

@@ -31,12 +31,15 @@ namespace cuprobe::ptx::wgmma {
 
 /// A position in a matrix: row (M, or M/N of an operand) and column (N, or K).
 struct coord {
-  int row = 0;
-  int col = 0;
+  int row = 0;  ///< the row
+  int col = 0;  ///< the column
+  /// Whether both positions are the same, or not.
+  ///@{
   __host__ __device__ constexpr bool operator==(const coord& o) const {
     return row == o.row && col == o.col;
   }
   __host__ __device__ constexpr bool operator!=(const coord& o) const { return !(*this == o); }
+  ///@}
 };
 
 /// The (row, col) of the 64 x N accumulator that element `e` (0 .. N/2-1) of warpgroup thread
@@ -48,9 +51,10 @@ __host__ __device__ constexpr coord accumulator_coord(int thread, int e) {
 
 /// The inverse of accumulator_coord: which thread and element hold D(row, col).
 struct accumulator_slot {
-  int thread = 0;
-  int element = 0;
+  int thread = 0;   ///< the warpgroup thread, 0..127
+  int element = 0;  ///< the element index in its accumulator, as accumulator_coord takes it
 };
+/// The thread and element that hold D(row, col) of the accumulator.
 __host__ __device__ constexpr accumulator_slot accumulator_owner(int row, int col) {
   const int w = row / 16, g = row % 8, hi = (row % 16) / 8, t = (col % 8) / 2;
   return accumulator_slot{32 * w + 4 * g + t, 4 * (col / 8) + 2 * hi + col % 2};

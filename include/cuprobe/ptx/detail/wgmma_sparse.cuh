@@ -54,8 +54,8 @@ __host__ __device__ constexpr bool is_valid_selector(int selector) {
 
 /// Where the 4-bit metadata of one chunk lives: bits shift..shift+3 of thread's register.
 struct metadata_slot {
-  int thread = 0;
-  int shift = 0;
+  int thread = 0;  ///< the warpgroup thread, 0..127
+  int shift = 0;   ///< the lowest bit of the nibble in the thread's metadata register
 };
 
 /// The slot of chunk `chunk` (0 .. sparse_chunks_v<A>-1, along K within one sparse step) of row
@@ -85,7 +85,7 @@ __host__ __device__ constexpr std::uint32_t metadata_nibble(int i0, int i1) {
 
 /// A pruned A tile: what the sparse wgmma multiplies, what A holds, and the metadata.
 struct sparse_tile {
-  int rows = 64;
+  int rows = 64;                        ///< rows of the tile (M)
   int k = 0;                            ///< dense K of the tile
   std::vector<float> pruned;            ///< rows x k, row-major, zeros where pruned
   std::vector<float> compressed;        ///< rows x k/2, row-major: the kept elements in order

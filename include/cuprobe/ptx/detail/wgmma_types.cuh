@@ -22,29 +22,35 @@
 namespace cuprobe::ptx::wgmma {
 
 /// Element type tags: `name` is the PTX spelling, `bytes` the size of one element in memory.
+/// This one, f16, is IEEE half precision (an input type and an accumulator type).
 struct f16 {
-  static constexpr const char* name = "f16";
-  static constexpr int bytes = 2;
+  static constexpr const char* name = "f16";  ///< the PTX spelling
+  static constexpr int bytes = 2;             ///< bytes of one element in memory
 };
+/// bfloat16: 8 exponent and 7 mantissa bits (an input type).
 struct bf16 {
-  static constexpr const char* name = "bf16";
-  static constexpr int bytes = 2;
+  static constexpr const char* name = "bf16";  ///< the PTX spelling
+  static constexpr int bytes = 2;              ///< bytes of one element in memory
 };
-struct tf32 {  ///< an fp32 in memory whose low 13 mantissa bits the tensor core ignores
-  static constexpr const char* name = "tf32";
-  static constexpr int bytes = 4;
+/// tf32: an fp32 in memory whose low 13 mantissa bits the tensor core ignores (an input type).
+struct tf32 {
+  static constexpr const char* name = "tf32";  ///< the PTX spelling
+  static constexpr int bytes = 4;              ///< bytes of one element in memory
 };
+/// fp8 with 4 exponent and 3 mantissa bits (an input type).
 struct e4m3 {
-  static constexpr const char* name = "e4m3";
-  static constexpr int bytes = 1;
+  static constexpr const char* name = "e4m3";  ///< the PTX spelling
+  static constexpr int bytes = 1;              ///< bytes of one element in memory
 };
+/// fp8 with 5 exponent and 2 mantissa bits (an input type).
 struct e5m2 {
-  static constexpr const char* name = "e5m2";
-  static constexpr int bytes = 1;
+  static constexpr const char* name = "e5m2";  ///< the PTX spelling
+  static constexpr int bytes = 1;              ///< bytes of one element in memory
 };
-struct f32 {  ///< accumulator type only
-  static constexpr const char* name = "f32";
-  static constexpr int bytes = 4;
+/// fp32: an accumulator type only.
+struct f32 {
+  static constexpr const char* name = "f32";  ///< the PTX spelling
+  static constexpr int bytes = 4;             ///< bytes of one element in memory
 };
 
 /// Order of an operand in shared memory: K-major (the default, "not transposed") or M/N-major
@@ -54,8 +60,10 @@ enum class major : std::uint8_t { k = 0, mn = 1 };
 /// The swizzle (layout type) field of a matrix descriptor, with its encoding as value.
 enum class swizzle : std::uint8_t { none = 0, b128 = 1, b64 = 2, b32 = 3 };
 
+/// True for the 16-bit input types, f16 and bf16.
 template <class T>
 inline constexpr bool is_16bit_v = std::is_same_v<T, f16> || std::is_same_v<T, bf16>;
+/// True for the 8-bit float input types, e4m3 and e5m2.
 template <class T>
 inline constexpr bool is_fp8_v = std::is_same_v<T, e4m3> || std::is_same_v<T, e5m2>;
 /// True for the types A and B may have.
