@@ -29,6 +29,8 @@
 # Writes into $OUT (default ./gpu-check-out): gpu-check.log (everything), results.tgz (JSON,
 # CSV, Markdown and PNG of every example, the CTest log, the sanitizer table), and prints a
 # short table last. Set CUPROBE_GIT_SHA to the commit when the tree travels without .git.
+# CUPROBE_REFERENCE_OUT=docs/results/<gpu> (full mode) then writes the curated reference set
+# there (scripts/reference-set.sh).
 # Never changes the GPU's settings.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -229,6 +231,10 @@ if ls "$res"/*.json > /dev/null 2>&1; then
 fi
 
 pack && rm -rf "$res"
+# The curated reference set (full mode, CUPROBE_REFERENCE_OUT=docs/results/<gpu>).
+if [ "$mode" = full ] && [ -n "${CUPROBE_REFERENCE_OUT:-}" ]; then
+  scripts/reference-set.sh "$CUPROBE_REFERENCE_OUT" "$OUT/results.tgz" 2>&1 | tee -a "$log"
+fi
 
 echo
 echo "==================== gpu-check summary ($mode) ===================="

@@ -45,6 +45,7 @@ SciPy (with NumPy) is needed for results files: without it the tool says how to 
 (python3 -m pip install scipy) and exits 2; summaries need the standard library only.
 """
 import argparse
+import gzip
 import inspect
 import json
 import math
@@ -116,9 +117,11 @@ def loose_json(path):
     """The document with NaN/Infinity accepted (to name the measurement that holds one), or None."""
     try:
         with open(path, "rb") as f:
-            doc = json.loads(f.read().decode("utf-8"))
+            raw = f.read()
+        raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        doc = json.loads(raw.decode("utf-8"))
         return doc if isinstance(doc, dict) else None
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError, EOFError):
         return None
 
 

@@ -4,7 +4,7 @@
     tools/results_md.py RESULTS_DIR [-o RESULTS_DIR/README.md]
 
 Every number on the page is read from the JSON/CSV files in RESULTS_DIR (written by the
-examples on the GPU); nothing is typed in. The targets column quotes the issues' targets.
+examples on the GPU); nothing is typed in. The target column gives the project's target for a figure, where it has one.
 summary.json (cuprobe.summary/1) is needed; the examples' files (cuprobe.results/1 or /2) and
 ncu_dram.csv are optional: a missing one leaves its section out.
 
@@ -24,20 +24,36 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import validate_results as schema  # noqa: E402  (the schema module beside this file)
 
-TARGETS = {  # key: (comparison, value, source)
-    "fma.f32.fraction_of_peak": (">=", 0.98, "issue 4"),
-    "dram.read.tbps": (">=", 4.4, "issue 5"),
-    "dram.write.tbps": (">=", 4.5, "issue 5"),
-    "dram.copy.tbps": (">=", 4.2, "issue 5"),
-    "tma.load.vs_ld": (">=", 0.95, "issue 12"),
-    "tma.store.vs_st": (">=", 0.95, "issue 12"),
-    "wgmma.bf16.fraction_of_peak": (">=", 0.95, "issue 13"),
-    "wgmma.bf16.tflops": (">=", 966, "issue 13"),
-    "wgmma.tf32.tflops": (">=", 480, "issue 13"),
-    "wgmma.e4m3.tflops": (">=", 1900, "issue 13"),
-    "gemm.bf16.8192.vs_cublas": (">=", 1.0, "issue 13"),
-    "gemm.bf16.4096.vs_cublas": (">=", 1.0, "issue 13"),
+TARGETS = {  # key: (comparison, value): the project's targets for this figure
+    "fma.f32.fraction_of_peak": (">=", 0.99),
+    "dram.read.tbps": (">=", 4.62),  # 0.96 x the H200's nominal 4.81 TB/s
+    "dram.copy_vs_memcpy": (">=", 1.0),
+    "l1.read.bytes_per_clk_sm": (">=", 120),
+    "tma.load.vs_ld": (">=", 0.95),
+    "tma.store.vs_st": (">=", 0.95),
+    "wgmma.bf16.fraction_of_peak": (">=", 0.95),
+    "tensor.bf16.fraction_of_peak": (">=", 0.95),
+    "gemm.bf16.8192.vs_cublas": (">=", 1.0),
+    "gemm.bf16.4096.vs_cublas": (">=", 1.0),
+    "gemm.bf16.8192x8192x2048.vs_cublas": (">=", 1.0),
 }
+SUFFIX_UNITS = (  # the unit of a key no entry of UNITS names, by its ending
+    (".tbps", "TB/s"), (".gbps", "GB/s"), (".tflops", "TFLOP/s"), ("clock_mhz", "MHz"),
+    ("_mhz", "MHz"), (".cycles", "cycles"), ("_cycles", "cycles"), (".ns", "ns"),
+    ("bytes_per_clk_sm", "B/clk/SM"), ("bytes_per_clk", "B/clk"), ("fraction_of_peak", "of peak"),
+    ("fraction_of_limit", "of limit"), ("_bytes", "bytes"), ("_us", "us"), ("_w", "W"),
+)
+
+
+def unit_of(key):
+    if key in UNITS:
+        return UNITS[key]
+    for end, unit in SUFFIX_UNITS:
+        if key.endswith(end):
+            return unit
+    return ""
+
+
 UNITS = {
     # wgmma (examples/wgmma --summary wgmma_summary.json, merged below) and device_report's line
     **{f"wgmma.{k}.{m}": u for k in ("bf16", "bf16.zero", "bf16.random", "bf16.sustained",
@@ -177,11 +193,11 @@ def section_summary(s):
     rows = []
     for k, v in s["metrics"].items():
         t = TARGETS.get(k)
-        target = f"{t[0]} {t[1]} ({t[2]})" if t else ""
+        target = f"{t[0]} {t[1]}" if t else ""
         met = ""
         if t:
             met = "met" if (v >= t[1] if t[0] == ">=" else v <= t[1]) else "**not met**"
-        rows.append([f"`{k}`", num(v, 4), UNITS.get(k, ""), target, met])
+        rows.append([f"`{k}`", num(v, 4), unit_of(k), target, met])
     return table(["metric", "value", "unit", "target", ""], rows)
 
 
@@ -363,6 +379,8 @@ def main(argv=None):
         bad.append(f"{s_path}: {s_reason}; no page written")
     for f, _, _ in PARTS:
         path = os.path.join(d, f)
+        if not os.path.lexists(path) and os.path.lexists(path + ".gz"):
+            path += ".gz"  # a large results file stored compressed
         if os.path.lexists(path):
             docs[f] = schema.load_checked(path, schema.RESULTS_SCHEMAS)
             if docs[f][1]:
@@ -387,7 +405,7 @@ def main(argv=None):
             s["metrics"].setdefault(k, v)
         merged.append(f"[{f}]({f}) (`{e['command']}`)")
     md = [f"# Results: {s['device']['name']}\n",
-          f"Made by `scripts/gpu-check.sh full` on the lent GPU at commit `{s['commit']}` on {s['date']}; "
+          f"Made by `scripts/gpu-check.sh full` and `scripts/reference-set.sh` at commit `{s['commit']}` on {s['date']}; "
           "this page by `tools/results_md.py` from the files beside it. Every figure below is read "
           "from those files. Each example's JSON holds every sample, the environment (clocks, "
           "power, temperature, throttle reasons) and the flags; its .txt holds its console output.\n",

@@ -23,6 +23,7 @@ Choices:
   present, so a reader may format them without guarding types, only presence.
 - "num" is a finite number and never true/false; "int" is a JSON integer.
 """
+import gzip
 import json
 import math
 import os
@@ -268,6 +269,11 @@ def load_json(path):
             raw = f.read()
     except OSError as e:
         return None, f"cannot be read ({e.strerror or e})"
+    if raw[:2] == b"\x1f\x8b":  # gzip (a large file of a reference set: NAME.json.gz)
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as e:
+            return None, f"is not a complete gzip file ({e})"
     if not raw.strip():
         return None, "is empty, not JSON"
     try:

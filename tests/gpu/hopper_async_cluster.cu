@@ -186,7 +186,7 @@ CUPROBE_GPU_TEST_CASE("hopper::launch turns a launch the driver refuses into a s
     what = e.what();
   }
   INFO(what);
-  CHECK(what.find("cuprobe::hopper::launch: cudaLaunchKernelEx refused a grid of (4, 1, 1) CTAs "
+  CHECK(what.find("cuprobe: hopper::launch: cudaLaunchKernelEx refused a grid of (4, 1, 1) CTAs "
                   "in clusters of (2, 1, 1) = 2 CTAs, blocks of (128, 1, 1) threads") !=
         std::string::npos);
   CUPROBE_CHECK(cudaDeviceSynchronize());  // nothing sticky left behind

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# reference-set: one GPU's curated reference set, docs/results/<gpu>/, from the results of
+# scripts/gpu-check.sh full (its $OUT/results.tgz).
+#
+#   scripts/reference-set.sh OUT_DIR RESULTS.tgz [RESULTS.tgz ...]
+#   CUPROBE_REFERENCE_OUT=docs/results/h200 scripts/gpu-check.sh full     (the same, in one go)
+#
+# Several archives are allowed (gpu-check run in parts, e.g. when one call may not run long):
+# a file in a later archive replaces the same file of an earlier one. The set must come from ONE
+# commit and ONE GPU: merging the summaries checks both and refuses otherwise. Then:
+#   1. every example's headline file (*_summary.json) is merged into summary.json
+#      (tools/merge_summaries.py: the headline keys of every example, the GPU's UUID, the driver,
+#      the clocks seen, the commit, and which command wrote which file);
+#   2. every JSON file is validated (tools/validate_results.py);
+#   3. the plots are drawn (scripts/plots.sh) and the page written (tools/results_md.py);
+#   4. results files over 64 KB are stored gzip-compressed (NAME.json.gz; every cuprobe tool
+#      reads them as they are), so that the set stays small;
+#   5. OUT_DIR is replaced by the set (nothing of an older set is kept: git keeps history).
+# Exit status: the first step that failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+[ $# -ge 2 ] || { echo "usage: scripts/reference-set.sh OUT_DIR RESULTS.tgz [RESULTS.tgz ...]" >&2; exit 2; }
+out="$1"
+shift
+work="$(mktemp -d /tmp/cuprobe-reference.XXXX)"
+trap 'rm -rf "$work"' EXIT
+for t in "$@"; do tar -xzf "$t" -C "$work"; done
+rm -rf "$work/sanitizer" "$work/ctest.xml"
+cd "$work"
+[ -f summary.json ] || { echo "reference-set: no summary.json (device_report) in the archives" >&2; exit 1; }
+ins=(summary.json)
+for f in *_summary.json; do [ -e "$f" ] && ins+=("$f"); done
+python3 "$root/tools/merge_summaries.py" merged.json "${ins[@]}"
+mv merged.json summary.json
+rm -f ./*_summary.json
+python3 "$root/tools/validate_results.py" ./*.json
+"$root/scripts/plots.sh" "$work" > /dev/null
+python3 "$root/tools/results_md.py" "$work"
+for f in ./*.json; do
+  n="${f#./}"
+  if [ "$n" != summary.json ] && [ "$(stat -c %s "$f")" -gt 65536 ]; then
+    gzip -9 -n "$f"
+    sed -i "s|]($n)|]($n.gz)|g" README.md  # the page links the file as stored
+  fi
+done
+cd "$root"
+rm -rf "$out"
+mkdir -p "$out"
+cp -r "$work"/. "$out"/
+echo "reference-set: wrote $out ($(du -sh "$out" | cut -f1), $(ls "$out" | wc -l) files) from $*"
