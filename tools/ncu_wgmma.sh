@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ncu_wgmma: Nsight Compute views of the tensor-core kernels (issue 13): tensor-pipe utilisation,
+# ncu_wgmma: Nsight Compute views of the tensor-core kernels: tensor-pipe utilisation,
 # warp stall reasons, shared-memory throughput and the SM clock of every kernel launched.
 #   tools/ncu_wgmma.sh BUILD_DIR OUT_DIR [wgmma|gemm|all]
 # Mode wgmma: examples/wgmma --quick --profile --sustained-ms 0 --short-ms 1 (--profile: each

@@ -68,7 +68,7 @@ CUPROBE_GPU_TEST_CASE("access_patterns at DRAM: stride 2 and misalignment as the
                                << m4.predicted << "); 16-byte misaligned by 16: " << *m16.fraction
                                << " (model " << m16.predicted << ")");
   // The model counts sectors (gpu.access_ncu checks those exactly); bandwidth follows it only
-  // as far as DRAM time follows sectors. Seen on the H200 (2026-12-01): 16-byte stride 2 0.515
+  // as far as DRAM time follows sectors. Seen on the H200: 16-byte stride 2 0.515
   // (model 0.5) and misaligned 0.872 (0.941), within 0.1; 4-byte misaligned by 4 0.939 against
   // 0.8: the fifth sector costs less than its bytes. So: stride 2 near the model, misalignment
   // between the model and the aligned rate.

@@ -170,7 +170,7 @@ CUPROBE_GPU_TEST_CASE("l2_write_scaling: lines sorted by home; one SM's port abo
   const double one = w.per_sm_bytes_per_s[0], all = w.per_sm_bytes_per_s[1];
   MESSAGE("one SM " << one / 1e9 << " GB/s; every SM " << w.any_bytes_per_s / 1e12 << " TB/s (near "
                     << w.near_bytes_per_s / 1e12 << ", far " << w.far_bytes_per_s / 1e12 << ")");
-  // The H200 (2026-12-01): one SM 31.6 B/clk, every SM 14-15 B/clk each; near = far = any
+  // On the H200: one SM about 31.6 B/clk, every SM 14-15 B/clk each; near = far = any
   // within 8 % (docs/memory-ptx.md, "L2 write and copy").
   CUPROBE_TIMING_CHECK(one > 1.5 * all);
   if (w.separated)

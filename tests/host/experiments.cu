@@ -106,7 +106,7 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
   ex::cache_bw_options b;
   b.bytes_per_launch = 10;
   CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("bytes_per_launch"), cuprobe::error);
-  // The tma_bulk write path (issue 11): each field named, the device's needs checked first.
+  // The tma_bulk write path: each field named, the device's needs checked first.
   b = {};
   b.tma.copy_bytes = 1000;
   CHECK_THROWS_WITH_AS(ex::l2_bandwidth(dev, b), Contains("tma.copy_bytes must be a multiple"),

@@ -27,12 +27,12 @@
 //   `after` hook of measure_interleaved, outside the timed region), so each sample has its own
 //   clock: the row's clock is their median, and its fraction of peak the median over the
 //   samples of each sample's rate at that sample's clock. (The last launch's clock beside the
-//   median time, as before, gave 102 % when the card changed power state during the samples.)
+//   median time gives up to 102 % when the card changes power state during the samples.)
 // - Rows are timed with measure_interleaved() of one contestant: measure()'s protocol, plus
 //   that hook.
 // - The headline is the head-to-head, not the sweep. The sweep measures rows one after the
 //   other, and whichever runs first after cuBLASLt's candidates starts on a hotter,
-//   power-capped card (it lost 6 % at 8192^3 in the fifth session of 2026-12-01). The
+//   power-capped card (up to 6 % lower at 8192^3 on the H200). The
 //   head-to-head takes the `top` fastest correct full rows of the sweep and cuBLASLt's best
 //   algorithm and measures them in alternating rounds (measure/interleave.cuh), so that each
 //   sees the same card. gemm.bf16.<shape>.vs_cublas is the median over the rounds of the paired
