@@ -170,9 +170,17 @@ cuprobe_add_sass_test(wgmma_config_release_default SOURCE ${_wgmma_ops} FUNCTION
   CHECK "!BPT" "STG == 1" LABELS wgmma)
 cuprobe_add_sass_test(wgmma_config_debug SOURCE ${_wgmma_ops} CONFIG Debug
   FUNCTION "^probe_config$" CHECK "BPT\\.TRAP" "STG == 1" LABELS wgmma)
-# descriptor_at's device check exists in Debug only: Release has no trap and no call.
+# descriptor_at's device check: Release traps without a call (no printf: ptxas would serialise
+# the function's wgmma); in a timed loop's shape the trap lies before the loop, the MMAs in it.
 cuprobe_add_sass_test(wgmma_descriptor_at_release SOURCE ${_wgmma_ops}
-  FUNCTION "^probe_descriptor_at$" CHECK "!BPT|CALL" "STG\\.E\\.64 == 1" LABELS wgmma)
+  FUNCTION "^probe_descriptor_at$" CHECK "BPT\\.TRAP >= 1" "!CALL" "STG\\.E\\.64 == 1"
+  LABELS wgmma)
+cuprobe_add_sass_test(wgmma_descriptor_check_outside_loop SOURCE ${_wgmma_ops}
+  FUNCTION "^probe_descriptor_loop$" CHECK "!CALL" "^HGMMA\\.64x64x16\\.F32\\.BF16 == 4"
+  INSIDE_LOOP "^HGMMA" "!BPT\\.TRAP" LABELS wgmma)
+cuprobe_add_sass_test(wgmma_descriptor_check_off SOURCE ${_wgmma_ops}
+  OPTIONS -DCUPROBE_WGMMA_RELEASE_CHECKS=0 FUNCTION "^probe_descriptor_at$" CHECK "!BPT|CALL"
+  LABELS wgmma)
 cuprobe_add_sass_test(wgmma_descriptor_at_debug SOURCE ${_wgmma_ops} CONFIG Debug
   FUNCTION "^probe_descriptor_at$" CHECK "BPT\\.TRAP >= 1" "CALL" LABELS wgmma)
 # The Debug variant of a probe emits exactly the same MMAs (the wrappers have no device checks).

@@ -4,7 +4,9 @@
 // (cuprobe/testing/child.cuh): the child measures a kernel that traps on launch number
 // `trap_at` and prints the error it got (exit 3), or "no error" (exit 0).
 #define DOCTEST_CONFIG_IMPLEMENT
+#define CUPROBE_PTX_CHECKS 0  // Release device code, whatever the build type: what users time
 #include <cuprobe/measure/runner.cuh>
+#include <cuprobe/ptx/wgmma.cuh>
 #include <cuprobe/testing/child.cuh>
 #include <cuprobe/testing/doctest.cuh>
 
@@ -23,6 +25,32 @@ __global__ void trap_on_launch(unsigned* launches, unsigned trap_at) {
 /// Never ends: waits for a flag nobody sets.
 __global__ void spin_forever(const volatile unsigned* flag) {
   while (*flag == 0) {
+  }
+}
+
+/// Builds the descriptor of a 128B-swizzled bf16 tile at shared address `base` + `off`: a tile
+/// off 16 bytes (off 8) would make an MMA read the wrong elements, so Release traps.
+__global__ void descriptor_kernel(unsigned off, unsigned long long* out) {
+  namespace wg = cuprobe::ptx::wgmma;
+  __shared__ alignas(1024) unsigned char tile[2048];
+  constexpr auto a = wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 8, 64);
+  out[threadIdx.x] = a.descriptor_at(cuprobe::ptx::smem_address(tile) + off, 0).encode();
+}
+
+/// "descriptor:<offset>": measure() of descriptor_kernel; prints the error (exit 3) or none.
+int run_descriptor_child(const std::string& name) {
+  const unsigned off = unsigned(std::stoul(name.substr(name.find(':') + 1)));
+  try {
+    cuprobe::device_buffer<unsigned long long> out(32);
+    unsigned long long* o = out.data();
+    cuprobe::measure(
+        "wgmma.descriptor", [&](cudaStream_t s) { descriptor_kernel<<<1, 32, 0, s>>>(off, o); },
+        cuprobe::work::op_count(1, "one launch"), cuprobe::run_options::fixed(1, 3));
+    std::printf("child: no error\n");
+    return 0;
+  } catch (const cuprobe::error& e) {
+    std::printf("child: %s\n", e.what());
+    return 3;
   }
 }
 
@@ -72,6 +100,7 @@ int run_hang_child(const std::string& mode) {
 /// The child: `name` is "<mode>:<trap_at>", mode launches, graph or none.
 int run_child(const std::string& name) {
   if (name.rfind("hang:", 0) == 0) return run_hang_child(name);
+  if (name.rfind("descriptor:", 0) == 0) return run_descriptor_child(name);
   const auto colon = name.find(':');
   const std::string mode = name.substr(0, colon);
   const unsigned trap_at = unsigned(std::stoul(name.substr(colon + 1)));
@@ -209,4 +238,14 @@ CUPROBE_GPU_TEST_CASE("Release: a sampler blocked inside CUDA is ended by the wa
 int main(int argc, char** argv) {
   if (const char* c = std::getenv("CUPROBE_MEASURE_FAULT")) return run_child(c);
   return cuprobe::testing::run_tests(argc, argv);
+}
+
+CUPROBE_GPU_TEST_CASE("Release: a wgmma tile off 16 bytes traps instead of computing wrong D") {
+  const auto good = fault("descriptor:1024");  // a whole 1024-byte repeat further: correct
+  CHECK(good.exit_code == 0);
+  CHECK(good.output.find("child: no error") != std::string::npos);
+  const auto r = fault("descriptor:8");
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("measure(\"wgmma.descriptor\"), warm-up") != std::string::npos);
+  CHECK(r.output.find("rebuild without NDEBUG") != std::string::npos);
 }

@@ -122,10 +122,36 @@ extern "C" __global__ void probe_config(float* out) {
   out[threadIdx.x] = 1.f;
 }
 
-// descriptor_at: Release computes the descriptor only; Debug adds the device check (a trap with
-// a sentence for a start off 16 bytes or a swizzled base off the pattern's repeat).
+// descriptor_at checks in every build: Release traps (no printf, no call) on a start off 16
+// bytes or a swizzled base off the pattern's repeat; Debug prints the sentence first (a call).
 extern "C" __global__ void probe_descriptor_at(unsigned long long* out, unsigned base) {
   constexpr auto a = cuprobe::ptx::wgmma::canonical_layout::of<cuprobe::ptx::wgmma::bf16>(
       cuprobe::ptx::wgmma::swizzle::b128, cuprobe::ptx::wgmma::major::k, 64, 64);
   out[threadIdx.x] = a.descriptor_at(base, 16).encode();
+}
+
+// The library's shape of a timed wgmma loop: descriptors built (and checked) once from a
+// run-time base before the loop, advanced inside it by adding 16-byte units. The Release check's
+// trap must lie outside the loop, and the loop must hold the MMAs unserialised.
+extern "C" __global__ void probe_descriptor_loop(float* out, unsigned base, int trips) {
+  namespace wg = cuprobe::ptx::wgmma;
+  constexpr auto a = wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, 64);
+  constexpr auto b = wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, 64);
+  const std::uint64_t da = a.descriptor_at(base, 0).encode();
+  const std::uint64_t db = b.descriptor_at(base + a.size_bytes(), 0).encode();
+  wg::accumulator<wg::f32, 64> acc{};
+#pragma unroll 1
+  for (int it = 0; it < trips; ++it) {
+    wg::fence_operand(acc);
+    wg::fence();
+#pragma unroll
+    for (int s = 0; s < 4; ++s)  // K steps of 16 bf16 = 32 bytes = 2 units
+      wg::mma_async<wg::bf16, wg::bf16>(acc, da + 2 * s, db + 2 * s, wg::accumulate::add);
+    wg::commit_group();
+    wg::wait_group<1>();
+  }
+  wg::wait_group<0>();
+  wg::fence_operand(acc);
+#pragma unroll
+  for (int i = 0; i < acc.registers; ++i) out[i * 128 + threadIdx.x] = acc.reg[i];
 }

@@ -28,6 +28,14 @@
 #endif
 #endif
 
+/// 1 (the default) when Release device code keeps the checks whose failure would be a silently
+/// wrong result rather than an error: wgmma::canonical_layout::descriptor_at traps on a tile off
+/// 16 bytes or a swizzled base off its repeat (docs/reliability.md lists them and their cost).
+/// Define it to 0 to remove them.
+#if !defined(CUPROBE_WGMMA_RELEASE_CHECKS)
+#define CUPROBE_WGMMA_RELEASE_CHECKS 1
+#endif
+
 #include <string>
 
 #include "cuprobe/core/error.cuh"

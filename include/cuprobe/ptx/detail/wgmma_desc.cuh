@@ -294,8 +294,14 @@ struct canonical_layout {
 
   /// The descriptor of the wgmma step whose K range starts at element k0, for a tile at shared
   /// address `base` (1024-byte aligned for the swizzled modes, so that the base offset is 0).
-  /// Debug device code (CUPROBE_PTX_CHECKS) traps with a sentence on a descriptor that cannot be
-  /// encoded (start, LBO or SBO not on 16 bytes) or a swizzled base off the pattern's repeat.
+  /// Device code checks it in every build, because a descriptor that cannot be encoded (start,
+  /// LBO or SBO not on 16 bytes) or a swizzled base off the pattern's repeat makes the MMA read
+  /// the wrong elements without any error: Debug (CUPROBE_PTX_CHECKS) prints a sentence and
+  /// traps; Release traps without printing (a printf would be a call, and ptxas serialises every
+  /// wgmma of a function that makes one), and the runner's error says to rebuild in Debug. The
+  /// Release check costs a compare and a predicated branch where descriptor_at is called: build
+  /// descriptors before the timed loop and advance them there by adding (bytes >> 4), as the
+  /// library's kernels do. CUPROBE_WGMMA_RELEASE_CHECKS=0 removes the Release check.
   __host__ __device__ constexpr descriptor descriptor_at(std::uint32_t base, int k0) const {
     descriptor d;
     d.start_address = base + offset(0, k0);
@@ -303,7 +309,8 @@ struct canonical_layout {
     d.stride_byte_offset = stride_byte_offset();
     d.base_offset = base_offset_for(mode, base);
     d.layout = mode;
-#if CUPROBE_PTX_CHECKS && defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
+#if CUPROBE_PTX_CHECKS
     if (const char* p = d.problem())
       detail::descriptor_fault(p, base);
     else if (mode != swizzle::none && base % (8 * width()) != 0)
@@ -311,6 +318,11 @@ struct canonical_layout {
           "a swizzled tile's base is not a multiple of 8 x the swizzle width (1024 bytes for "
           "128B), so the hardware's pattern does not start where the tile's layout assumes",
           base);
+#elif CUPROBE_WGMMA_RELEASE_CHECKS
+    if (((d.start_address | d.leading_byte_offset | d.stride_byte_offset) & 15u) != 0 ||
+        (mode != swizzle::none && base % (8 * width()) != 0))
+      __trap();
+#endif
 #endif
     return d;
   }
