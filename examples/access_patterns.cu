@@ -175,6 +175,7 @@ int main(int argc, char** argv) {
       x[key] = v;
       sum.set(key, v);
     }
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) sum.write(cli.get("--summary"));
     return 0;

@@ -195,6 +195,7 @@ int main(int argc, char** argv) {
       cuprobe::measure_effective_clock(clk, 20);
       cuprobe::results res(argc, argv);
       explore(dev, res, run, clk.effective_sm_clock_mhz);
+      res.print_ceilings();
       res.write(cli);
       return 0;
     };
@@ -451,6 +452,7 @@ int main(int argc, char** argv) {
     x["smem_read_bytes_per_clock_per_sm"] = sm.read.back().bytes_per_clock_per_sm;
     x["smem_limit_bytes_per_clock_per_sm"] = sm.limit.bytes_per_clock;
     x["l1_limit_bytes_per_clock_per_sm"] = l1lim.bytes_per_clock;
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {  // "cache." keys: apart from device_report's l1./l2./smem.
       cuprobe::summary_file sum(argc, argv, dev);

@@ -216,6 +216,7 @@ int main(int argc, char** argv) {
     res.add(std::move(*r.memcpy));
     res.add(std::move(*r.memset));
     res.add(lat);
+    res.print_ceilings();
     res.write(cli);
     return 0;
   });

@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
       for (const auto& k : *s)
         std::printf("skipped: cluster of %u: %s\n", k.cluster_size, k.reason.c_str());
     res.extra("dsm")["sm_clock_mhz"] = mhz;
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {  // keys apart from device_report's dsm.latency/dsm.read
       cuprobe::summary_file sum(argc, argv, dev);

@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
     std::printf("best: %.2f TFLOP/s = %.1f %% of the peak at the measured clock\n",
                 best.r.m.tflop_per_s(), 100 * best.r.fraction_of_peak.value_or(0));
     res.add(lat.m);
+    res.print_ceilings();
     res.write(cli);
     return 0;
   });

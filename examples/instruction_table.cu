@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
         dev.name.c_str(), dev.sm_count, throughput_chains, throughput_block);
     t.print();
     res.extra("instruction_table")["markdown"] = t.markdown();
+    res.print_ceilings();
     res.write(cli);
     return 0;
   });

@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
         "\nWho chases (one: one thread; warp_same: 32 lanes, one address; warp_own: 32 lanes, "
         "32 rings, a gather per hop):\n");
     tl.print();
+    res.print_ceilings();
     res.write(cli);
     return 0;
   });

@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
       std::printf("not measured: the lines did not split into near and far from SM %u\n", bh.sm);
     else
       hf.print();
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) sum.write(cli.get("--summary"));
     return 0;

@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
           sum.set(key + ".latency_us", p->m.seconds() * 1e6);
       }
     }
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

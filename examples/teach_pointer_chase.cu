@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
                 dev.name.c_str(), mhz);
     t.print();
     x["sm_clock_mhz"] = mhz;
+    res.print_ceilings();
     res.write(cli);
     return ok ? 0 : 1;
   });

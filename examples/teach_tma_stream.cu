@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
     x["suite_case"] = best.params.at("case");
     x["ratio_to_suite"] = ratio;
     x["valid"] = ok;
+    res.print_ceilings();
     res.write(cli);
     return ok ? 0 : 1;
   });

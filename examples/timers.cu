@@ -146,6 +146,8 @@ int main(int argc, char** argv) {
         lo ? "" : " (not measured with --small)");
     res.print_table();
 
+    res.print_ceilings();
+
     res.write(cli);
     if (cli.has("--markdown")) {
       std::string md = "# Timers on " + dev.name + "\n\n";

@@ -240,6 +240,7 @@ int main(int argc, char** argv) {
     if (only == "all" || only == "streams") run_streams(cli, dev, res, progress);
     if (only == "all" || only == "multicast") run_multicast(cli, dev, res, sum, progress);
     res.extra("tma")["sm_clock_mhz"] = mhz;
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
     x["warpgroups_per_sm"] = s.warpgroups;
     x["peak_source"] = h.peak_source;
     x["metrics"] = sum.metrics();
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -333,4 +334,45 @@ TEST_CASE("results JSON, CSV and table carry the fraction and its source") {
   CHECK(table.find("of ceiling") != std::string::npos);
   CHECK(table.find("0.950 card") != std::string::npos);
   CHECK(table.find("of ceiling: this card's record") != std::string::npos);
+}
+
+namespace {
+std::string ceilings_text(const cp::results& r) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  r.print_ceilings(f);
+  std::fclose(f);
+  std::string s(buf, len);
+  std::free(buf);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("results::print_ceilings: the best fraction per ceiling, or one line for none") {
+  sandbox box;
+  const auto d = card();
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.copy.tbps": 4.0})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  cp::results r(cp::json::object(), cp::json::object());
+  CHECK(ceilings_text(r) == "of ceiling: none of these 0 measurements matches a ceiling\n");
+  for (double gbps : {3000.0, 3900.0, 3600.0}) {
+    auto m = dram_copy(gbps);
+    m.name = "copy." + std::to_string(int(gbps));
+    m.samples = {1.0};
+    m.stats = cp::summarize(m.samples);
+    cp::place_measurement(m, d, c);
+    r.add(m);
+  }
+  cp::measurement latency;  // no rate: not placed
+  latency.name = "chase";
+  r.add(latency);
+  const std::string t = ceilings_text(r);
+  INFO(t);
+  CHECK(t.find("of ceiling (the best measurement per ceiling):\n") == 0);
+  CHECK(t.find("dram.copy.tbps") != std::string::npos);
+  CHECK(t.find("0.975  copy.3900  (this card's record") != std::string::npos);  // 3.9 / 4.0
+  CHECK(t.find("copy.3000") == std::string::npos);
+  CHECK(t.find("chase") == std::string::npos);
+  CHECK(std::count(t.begin(), t.end(), '\n') == 2);  // the heading and one ceiling
 }

@@ -247,6 +247,34 @@ class results {
     for (const auto& s : sources) std::fprintf(f, "of ceiling: %s\n", s.c_str());
   }
 
+  /// How close these measurements come to the card's ceilings, one line per ceiling key: the
+  /// highest fraction among the measurements placed against it, which one, and the ceiling's
+  /// source (this card's record, the model's reference set, or nominal). One line saying so
+  /// when no measurement matched a ceiling (latencies, counts, undeclared work).
+  void print_ceilings(std::FILE* f = stdout) const {
+    std::vector<const measurement*> best;  // one per key, in the order first seen
+    for (const auto& m : list_) {
+      if (!m.ceiling) continue;
+      auto it = std::find_if(best.begin(), best.end(), [&](const measurement* b) {
+        return b->ceiling->key == m.ceiling->key;
+      });
+      if (it == best.end())
+        best.push_back(&m);
+      else if (m.ceiling->fraction > (*it)->ceiling->fraction)
+        *it = &m;
+    }
+    if (best.empty()) {
+      std::fprintf(f, "of ceiling: none of these %zu measurements matches a ceiling\n",
+                   list_.size());
+      return;
+    }
+    std::fprintf(f, "of ceiling (the best measurement per ceiling):\n");
+    for (const measurement* m : best)
+      std::fprintf(f, "  %-24s %.3f  %s  (%s%s)\n", m->ceiling->key.c_str(), m->ceiling->fraction,
+                   m->name.c_str(), m->ceiling->source_text.c_str(),
+                   m->ceiling->stale.empty() ? "" : "; STALE");
+  }
+
  private:
   json meta_, device_;
   std::vector<measurement> list_;

@@ -529,6 +529,7 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
     all_ok = all_ok && b.all_ok();
   }
   res.extra("gemm")["metrics"] = sum.metrics();
+  res.print_ceilings();
   res.write(args);
   if (args.has("--summary")) sum.write(args.get("--summary"));
   if (!all_ok) throw error("gemm: an output did not match its references (see the tables)");
