@@ -76,6 +76,7 @@
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/launch_overhead.cuh"
 #include "cuprobe/measure/measurement.cuh"
+#include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/measure/nvml.cuh"
 #include "cuprobe/measure/nvtx.cuh"
 #include "cuprobe/measure/region_timer.cuh"
@@ -94,9 +95,13 @@
 #include "cuprobe/hopper/tensor_map_spec.cuh"
 #include "cuprobe/hopper/tile_scheduler.cuh"
 
+#include "cuprobe/multi/peer.cuh"
+#include "cuprobe/multi/peer_transfer.cuh"
+
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"
 #include "cuprobe/report/meta.cuh"
+#include "cuprobe/report/node.cuh"
 #include "cuprobe/report/results.cuh"
 #include "cuprobe/report/summary.cuh"
 #include "cuprobe/report/table.cuh"

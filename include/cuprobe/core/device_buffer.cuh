@@ -6,6 +6,7 @@
 //   y.poison();                               // 0xA5 bytes: an unwritten output shows up
 //   my_kernel<<<g, b>>>(x.data(), y.data());
 //   std::vector<float> h = y.to_host();
+//   cuprobe::device_buffer<float> z(1 << 20, cuprobe::on_device{1});  // on device 1, freed there
 //
 // Every call checks its CUDA result and throws cuprobe::error on failure.
 #pragma once
@@ -34,6 +35,34 @@ inline std::string bytes_text(double b) {
   return s;
 }
 }  // namespace detail
+
+/// Makes `ordinal` the current device for the scope's lifetime and restores the previous one
+/// after; a negative ordinal changes nothing.
+class scoped_device {
+ public:
+  /// Switches to `ordinal` (nothing when it is negative or already current).
+  explicit scoped_device(int ordinal) {
+    if (ordinal < 0) return;
+    CUPROBE_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != ordinal)
+      CUPROBE_CHECK(cudaSetDevice(ordinal));
+    else
+      previous_ = -1;
+  }
+  scoped_device(const scoped_device&) = delete;
+  scoped_device& operator=(const scoped_device&) = delete;
+  ~scoped_device() {
+    if (previous_ >= 0) (void)cudaSetDevice(previous_);
+  }
+
+ private:
+  int previous_ = -1;
+};
+
+/// Where a device_buffer is allocated: the device of CUDA ordinal `ordinal`.
+struct on_device {
+  int ordinal = 0;  ///< the device's CUDA ordinal
+};
 
 /// The byte written by device_buffer::poison() unless told otherwise.
 inline constexpr unsigned char poison_byte = 0xA5;
@@ -126,7 +155,9 @@ inline unsigned fill_grid(std::size_t n) {
 
 }  // namespace detail
 
-/// Owns `size()` elements of T in device memory (cudaMalloc). Move-only.
+/// Owns `size()` elements of T in device memory (cudaMalloc) on one device (the current one at
+/// allocation, or the one given), which it remembers: fills, copies and the free run there.
+/// Move-only.
 template <class T>
 class device_buffer {
   static_assert(std::is_trivially_copyable_v<T>, "device_buffer<T> needs a trivially copyable T");
@@ -163,17 +194,28 @@ class device_buffer {
       size_ = 0;
     }
     CUPROBE_CHECK(e);
+    (void)cudaGetDevice(&device_);  // the device the allocation went to
+  }
+  /// Allocates `count` elements on device `where.ordinal` (the current device is left as it was).
+  device_buffer(std::size_t count, on_device where) {
+    require_ordinal(where.ordinal);
+    scoped_device on(where.ordinal);
+    *this = device_buffer(count);
+    device_ = where.ordinal;
   }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
   /// Takes over `o`'s memory; `o` is left empty.
   device_buffer(device_buffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+      : ptr_(std::exchange(o.ptr_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        device_(std::exchange(o.device_, 0)) {}
   device_buffer& operator=(device_buffer&& o) noexcept {  ///< Frees this memory, takes over `o`'s.
     if (this != &o) {
       release();
       ptr_ = std::exchange(o.ptr_, nullptr);
       size_ = std::exchange(o.size_, 0);
+      device_ = std::exchange(o.device_, 0);
     }
     return *this;
   }
@@ -184,9 +226,11 @@ class device_buffer {
   std::size_t size() const noexcept { return size_; }               ///< The number of elements.
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }  ///< size() x sizeof(T).
   bool empty() const noexcept { return size_ == 0; }  ///< True when it holds no element.
+  int device() const noexcept { return device_; }     ///< The ordinal of the device it lives on.
 
   /// Sets every byte to `byte`, so that an element the kernel never wrote can be told apart.
   void poison(unsigned char byte = poison_byte, cudaStream_t s = nullptr) {
+    scoped_device on(size_ ? device_ : -1);
     if (size_) CUPROBE_CHECK(cudaMemsetAsync(ptr_, byte, bytes(), s));
     sync_if_default(s);
   }
@@ -195,6 +239,7 @@ class device_buffer {
   /// Sets every element to `value`.
   void fill(const T& value, cudaStream_t s = nullptr) {
     if (!size_) return;
+    scoped_device on(device_);
     detail::fill_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, value);
     CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill");
     sync_if_default(s);
@@ -204,6 +249,7 @@ class device_buffer {
   /// same as host_random(seed, i, lo, hi) computes on the CPU.
   void fill_random(std::uint64_t seed, T lo, T hi, cudaStream_t s = nullptr) {
     if (!size_) return;
+    scoped_device on(device_);
     detail::fill_random_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, seed, lo, hi);
     CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill_random");
     sync_if_default(s);
@@ -215,6 +261,7 @@ class device_buffer {
   template <class S, class U = T, std::enable_if_t<(detail::vector_lanes<U>::count > 0), int> = 0>
   void fill_random(std::uint64_t seed, S lo, S hi, cudaStream_t s = nullptr) {
     if (!size_) return;
+    scoped_device on(device_);
     detail::fill_random_lanes_kernel<<<detail::fill_grid(size_), 256, 0, s>>>(ptr_, size_, seed, lo,
                                                                               hi);
     CUPROBE_CHECK_LAUNCH("cuprobe::device_buffer::fill_random");
@@ -227,6 +274,7 @@ class device_buffer {
     require(!gpu_context_lost(),
             "device_buffer::to_host: an earlier wait timed out, so the GPU "
             "context cannot be used again in this process");
+    scoped_device on(size_ ? device_ : -1);
     if (size_) CUPROBE_CHECK(cudaMemcpy(h.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
     return h;
   }
@@ -236,6 +284,7 @@ class device_buffer {
     require(h.size() == size_, "device_buffer::upload: host vector has " +
                                    std::to_string(h.size()) + " elements, buffer has " +
                                    std::to_string(size_));
+    scoped_device on(size_ ? device_ : -1);
     if (size_) CUPROBE_CHECK(cudaMemcpy(ptr_, h.data(), bytes(), cudaMemcpyHostToDevice));
   }
 
@@ -249,8 +298,24 @@ class device_buffer {
   }
 
  private:
+  static void require_ordinal(int ordinal) {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) (void)cudaGetLastError();
+    require(ordinal >= 0 && ordinal < n,
+            "device_buffer: there is no device " + std::to_string(ordinal) +
+                " (this process sees " + std::to_string(n) + " GPU" + (n == 1 ? "" : "s") + ")");
+  }
   void release() noexcept {
-    if (ptr_ && !gpu_context_lost()) cudaFree(ptr_);  // lost: it would wait for the stuck kernel
+    if (ptr_ && !gpu_context_lost()) {  // lost: cudaFree would wait for the stuck kernel
+      int current = -1;
+      if (cudaGetDevice(&current) == cudaSuccess && current != device_) {
+        (void)cudaSetDevice(device_);
+        cudaFree(ptr_);
+        (void)cudaSetDevice(current);
+      } else {
+        cudaFree(ptr_);
+      }
+    }
     ptr_ = nullptr;
     size_ = 0;
   }
@@ -260,6 +325,7 @@ class device_buffer {
 
   T* ptr_ = nullptr;
   std::size_t size_ = 0;
+  int device_ = 0;
 };
 
 /// The host twin of device_buffer::fill_random: the value element `index` gets.

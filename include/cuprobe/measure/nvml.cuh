@@ -59,6 +59,27 @@ struct nvml_c2c_link {
   std::optional<double> link_mbytes_per_s;  ///< one link's speed as NVML gives it
 };
 
+/// One NVLink of a GPU as NVML reports it (nvmlDeviceGetNvLinkState, nvmlDeviceGetNvLinkVersion,
+/// the field NVML_FI_DEV_NVLINK_GET_SPEED (164) with the link as scope, and
+/// nvmlDeviceGetNvLinkErrorCounter); unread fields are empty.
+struct nvml_nvlink_link {
+  unsigned index = 0;                  ///< the link's number
+  bool active = false;                 ///< nvmlDeviceGetNvLinkState said NVML_FEATURE_ENABLED
+  std::optional<unsigned> version;     ///< nvmlNvlinkVersion_t as NVML returns it (6: NVLink 4.0)
+  std::optional<double> mbytes_per_s;  ///< the link's speed, "MBps" as NVML gives it
+  /// The data-link error counters: replays, recoveries, CRC errors of flits and of data.
+  ///@{
+  std::optional<unsigned long long> replay, recovery, crc_flit, crc_data;
+  ///@}
+};
+
+/// A GPU's NVLinks: the links NVML_FI_DEV_NVLINK_LINK_COUNT (91) says it has, each read.
+struct nvml_nvlink {
+  std::optional<unsigned> links;              ///< links present (empty: NVML does not say)
+  std::optional<double> common_mbytes_per_s;  ///< NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON (90)
+  std::vector<nvml_nvlink_link> per_link;     ///< every link below `links`
+};
+
 /// Names of the bits of nvml_sample::clock_event_reasons (NVML's nvmlClocksEventReason*).
 inline std::vector<std::string> clock_event_reason_names(std::optional<long long> reasons) {
   static const struct {
@@ -176,6 +197,39 @@ class nvml {
     return c;
   }
 
+  /// The NVLinks of `d` (see nvml_nvlink); no links on a GPU without NVLink or without NVML.
+  nvml_nvlink nvlink(device d) const {
+    nvml_nvlink n;
+    if (!ok_ || !d || !field_values_) return n;
+    field_value f[2] = {};
+    f[0].field_id = 91;  // NVML_FI_DEV_NVLINK_LINK_COUNT
+    f[1].field_id = 90;  // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
+    if (field_values_(d, 2, f) != 0) return n;
+    if (auto v = f[0].number()) n.links = static_cast<unsigned>(*v);
+    if (auto v = f[1].number(); v && *v > 0) n.common_mbytes_per_s = *v;
+    for (unsigned i = 0; i < n.links.value_or(0) && i < 64; ++i) {
+      nvml_nvlink_link l;
+      l.index = i;
+      int state = 0;
+      l.active = nvlink_state_ && nvlink_state_(d, i, &state) == 0 && state == 1;
+      unsigned v = 0;
+      if (nvlink_version_ && nvlink_version_(d, i, &v) == 0) l.version = v;
+      field_value speed = {};
+      speed.field_id = 164;  // NVML_FI_DEV_NVLINK_GET_SPEED, scope: the link
+      speed.scope_id = i;
+      if (field_values_(d, 1, &speed) == 0)
+        if (auto s = speed.number(); s && *s > 0) l.mbytes_per_s = *s;
+      std::optional<unsigned long long>* counters[] = {&l.replay, &l.recovery, &l.crc_flit,
+                                                       &l.crc_data};
+      for (int c = 0; c < 4; ++c) {  // NVML_NVLINK_ERROR_DL_REPLAY .. _DL_CRC_DATA
+        unsigned long long x = 0;
+        if (nvlink_errors_ && nvlink_errors_(d, i, c, &x) == 0) *counters[c] = x;
+      }
+      n.per_link.push_back(l);
+    }
+    return n;
+  }
+
   nvml(const nvml&) = delete;
   nvml& operator=(const nvml&) = delete;
 
@@ -208,6 +262,10 @@ class nvml {
     pcie_max_width_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetMaxPcieLinkWidth");
     pcie_gpu_max_gen_ = sym<int (*)(device, unsigned*)>("nvmlDeviceGetGpuMaxPcieLinkGeneration");
     field_values_ = sym<int (*)(device, int, field_value*)>("nvmlDeviceGetFieldValues");
+    nvlink_state_ = sym<int (*)(device, unsigned, int*)>("nvmlDeviceGetNvLinkState");
+    nvlink_version_ = sym<int (*)(device, unsigned, unsigned*)>("nvmlDeviceGetNvLinkVersion");
+    nvlink_errors_ =
+        sym<int (*)(device, unsigned, int, unsigned long long*)>("nvmlDeviceGetNvLinkErrorCounter");
     if (!init || !by_uuid_) {
       why_ = "libnvidia-ml.so.1 lacks nvmlInit_v2 or nvmlDeviceGetHandleByUUID";
       return;
@@ -283,6 +341,9 @@ class nvml {
   int (*pcie_max_width_)(device, unsigned*) = nullptr;
   int (*pcie_gpu_max_gen_)(device, unsigned*) = nullptr;
   int (*field_values_)(device, int, field_value*) = nullptr;
+  int (*nvlink_state_)(device, unsigned, int*) = nullptr;
+  int (*nvlink_version_)(device, unsigned, unsigned*) = nullptr;
+  int (*nvlink_errors_)(device, unsigned, int, unsigned long long*) = nullptr;
 };
 
 }  // namespace cuprobe
