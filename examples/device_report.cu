@@ -3,8 +3,9 @@
 //   build/h200/examples/device_report --summary docs/results/h200/summary.json
 //
 // Sections: the device (device_info), its environment now (NVML), the timers (overheads,
-// resolution, effective SM clock), compute (FP32 FMA peak and latencies; the tensor cores: one
-// short bf16 wgmma throughput, examples/wgmma has the rest) and memory (DRAM bandwidth, the
+// resolution, effective SM clock), the GPUs of this node (when more than one is visible),
+// compute (FP32 FMA peak and latencies; the tensor cores: one short bf16 wgmma throughput,
+// examples/wgmma has the rest) and memory (DRAM bandwidth, the
 // latency ladder, L2 bandwidth) and Hopper (TMA latency and streams, distributed shared memory).
 // The headline numbers go to --summary (schema cuprobe.summary/1), written by this program only;
 // --json keeps every measurement behind them. The sections are short versions of examples/timers,
@@ -13,6 +14,7 @@
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
 // the DRAM figures are then flagged cache_resident and are not DRAM figures).
 #include <cuprobe/experiments/copy_engine.cuh>
+#include <cuprobe/experiments/peer.cuh>
 #include <cuprobe/experiments/wgmma.cuh>
 #include <cuprobe/suite.cuh>
 
@@ -69,6 +71,17 @@ void print_environment(const cuprobe::device_info& d) {
   std::printf("clock event reasons %s\n", reasons.empty() ? "none" : reasons.c_str());
   const auto on_off = [](std::optional<bool> b) { return !b ? "unavailable" : *b ? "on" : "off"; };
   std::printf("ECC / persistence   %s / %s\n", on_off(s.ecc_on), on_off(s.persistence_mode));
+}
+
+/// "GPUs of this node", only when more than one GPU is visible (examples/peer_memory measures
+/// them against each other).
+void report_node(cuprobe::summary_file& sum, cuprobe::results& res) {
+  if (cuprobe::device_count() < 2) return;
+  section("GPUs of this node");
+  const auto node = cuprobe::experiments::query_peer_node();
+  cuprobe::experiments::node_table(node).print();
+  res.extra("node") = cuprobe::node_json(node.gpus);
+  sum.set("node.gpus", node.count());
 }
 
 double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
@@ -191,21 +204,26 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
   namespace ex = cuprobe::experiments;
   namespace ops = cuprobe::gen::ops;
   using op = ops::fma_f32;
-  // The best of 8, 10 and 12 independent chains x 128, 512 and 1024 threads per block (the
-  // plateau of examples/fma_throughput; single configurations vary by about half a percent).
+  // The best of 8, 10 and 12 independent chains x 512 and 1024 threads per block (the plateau
+  // of examples/fma_throughput; single configurations vary by about half a percent), 128 steps
+  // per chain per loop iteration (the loop counter's three instructions then take 0.3 % of the
+  // issue slots, 1.2 % at the suite's default of 32) and 10 ms launches (the launch's ramp and
+  // tail: 0.4 % of 2 ms).
   ex::throughput_options to;
   to.run = cli.run_options();
   to.run.warmup = 2;
   to.run.stop = cuprobe::stopping_rule::fixed(cli.samples(15, 15));
-  const auto sweep = ex::chain_sweep<op, 8, 10, 12>(
+  to.target_ms = cli.small ? 2.0 : 10.0;
+  const auto sweep = ex::chain_sweep_unrolled<op, 128, 8, 10, 12>(
       d, cli.small ? std::vector<int>{8} : std::vector<int>{8, 10, 12},
-      cli.small ? std::vector<unsigned>{1024u} : std::vector<unsigned>{128u, 512u, 1024u}, to,
+      cli.small ? std::vector<unsigned>{1024u} : std::vector<unsigned>{512u, 1024u}, to,
       [](int, unsigned) {});
   for (const auto& p : sweep.points) res.add(p.r.m);
   const auto& best = sweep.points[sweep.best];
   std::printf(
       "FP32 FMA            %.2f TFLOP/s = %.1f %% of %.2f TFLOP/s peak at %.0f MHz "
-      "(best of 8, 10, 12 chains x 128, 512, 1024 threads: %d chains, %u threads)\n",
+      "(best of 8, 10, 12 chains x 512, 1024 threads, 128 steps per loop: %d chains, %u "
+      "threads)\n",
       best.r.m.tflop_per_s(), 100 * best.r.fraction_of_peak.value_or(0),
       best.r.peak_ops_per_s.value_or(0) / 1e12, best.r.m.rate.clock_mhz.value_or(0), best.chains,
       best.block);
@@ -515,6 +533,7 @@ int main(int argc, char** argv) {
     // --small: one repeat (405 launches: 400 of them the event-resolution sleeps) instead of 3.
     const double mhz = report_timers(sum, cli.small || ceilings_only ? 1 : cli.quick ? 3 : 7);
     cuprobe::results res(argc, argv);
+    report_node(sum, res);
     report_compute(d, cli, sum, res, ceilings_only);
     report_memory(d, cli, sum, res, mhz, ceilings_only);
     report_pcie(d, cli, sum, res);
@@ -522,6 +541,7 @@ int main(int argc, char** argv) {
     pick_read_path(sum);
     if (cli.get_integer("--no-record") != 1 && !cli.small)
       write_record(d, sum, cli.has("--record") ? cli.get("--record") : "");
+    res.print_ceilings();
     res.write(cli);
     if (cli.has("--summary")) {
       sum.write(cli.get("--summary"));

@@ -73,7 +73,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings peer_memory collectives; do
     [ -x "build/h200/examples/$e" ] && examples+=("$e")
   done
 fi
@@ -97,6 +97,8 @@ if [ "$mode" != sanitize ]; then
       memory_ordering) args+=(--summary ordering_summary.json) ;;
       tma) args+=(--summary tma_summary.json) ;;
       teach_ceilings) args+=(--summary ceilings_summary.json) ;;
+      peer_memory) args+=(--summary peer_summary.json) ;;
+      collectives) args+=(--summary collectives_summary.json) ;;
     esac
     # shellcheck disable=SC2206
     [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
@@ -134,10 +136,31 @@ if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" !=
     say "== tools/ncu_access.sh"
     tools/ncu_access.sh build/h200 "$res/ncu_access/access" 1 >> "$log" 2>&1 && say "ncu_access: ok" || say "ncu_access: FAILED or skipped (see log)"
   fi
+  if in_list device_report; then
+    say "== tools/ncu_ceilings.sh"
+    tools/ncu_ceilings.sh build/h200 "$res/ncu_ceilings" >> "$log" 2>&1 &&
+      cp "$res/ncu_ceilings/ncu_ceilings.csv" "$res/ncu_ceilings.csv" && say "ncu_ceilings: ok" || say "ncu_ceilings: FAILED (see log)"
+  fi
   if in_list wgmma || in_list gemm; then
     say "== tools/ncu_wgmma.sh"
-    tools/ncu_wgmma.sh build/h200 "$res/ncu_wgmma" all >> "$log" 2>&1 && say "ncu_wgmma: ok" || say "ncu_wgmma: FAILED (see log)"
+    tools/ncu_wgmma.sh build/h200 "$res/ncu_wgmma" all >> "$log" 2>&1 &&
+      cp "$res/ncu_wgmma/ncu_wgmma.md" "$res/ncu_wgmma.md" && say "ncu_wgmma: ok" || say "ncu_wgmma: FAILED (see log)"
   fi
+  pack
+fi
+# The sparse wgmma figure's peer: PyTorch's 2:4 semi-structured matmul (full mode, with wgmma).
+if [ "$mode" = full ] && [ $build_ok = 1 ] && in_list wgmma; then
+  say "== tools/sparse_peer.py"
+  (cd "$res" && python3 "$root/tools/sparse_peer.py" --json sparse_peer.json > sparse_peer.txt 2>&1) &&
+    say "sparse_peer: ok" || say "sparse_peer: not run or FAILED (sparse_peer.txt)"
+  pack
+fi
+# The collectives' peer: torch.distributed's NCCL collectives (full mode, with collectives).
+if [ "$mode" = full ] && [ $build_ok = 1 ] && in_list collectives; then
+  say "== tools/torch_collectives.py"
+  (cd "$res" && NCCL_NVLS_ENABLE=0 timeout 900 python3 "$root/tools/torch_collectives.py" \
+     --json torch_collectives.json > torch_collectives.txt 2>&1) &&
+    say "torch_collectives: ok" || say "torch_collectives: not run or FAILED (torch_collectives.txt)"
   pack
 fi
 

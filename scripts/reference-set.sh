@@ -26,7 +26,8 @@ shift
 work="$(mktemp -d /tmp/cuprobe-reference.XXXX)"
 trap 'rm -rf "$work"' EXIT
 for t in "$@"; do tar -xzf "$t" -C "$work"; done
-rm -rf "$work/sanitizer" "$work/ctest.xml"
+# The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not.
+rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma"
 cd "$work"
 [ -f summary.json ] || { echo "reference-set: no summary.json (device_report) in the archives" >&2; exit 1; }
 ins=(summary.json)

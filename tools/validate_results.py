@@ -95,6 +95,16 @@ RULES = {  # schema name -> rules of the whole document
                                                         "sm_clock_max_mhz": "num",
                                                         "memory_clock_mhz": "num"},
                            "date": "str", "commit": "str", "clocks": "obj", "metrics": "obj"},
+    # tools/sparse_peer.py: PyTorch's 2:4 sparse matmul beside its dense one.
+    "cuprobe.sparse_peer/1": {"schema": "str", "device": "str", "torch": "str", "command": "str",
+                              "rows": [{"m": "num", "n": "num", "k": "num", "dense_s": "num",
+                                        "dense_tflops": "num"}]},
+    # tools/torch_collectives.py: torch.distributed's NCCL collectives, nccl-tests' bandwidths.
+    "cuprobe.torch_collectives/1": {"schema": "str", "device": "str", "torch": "str",
+                                    "nccl": "str", "ranks": "num", "command": "str",
+                                    "rows": [{"op": "str", "bytes": "num", "ranks": "num",
+                                              "seconds": "num", "algbw_gbps": "num",
+                                              "busbw_gbps": "num", "valid": "bool"}]},
 }
 RESULTS_SCHEMAS = ("cuprobe.results/1", "cuprobe.results/2")
 SUMMARY_SCHEMAS = ("cuprobe.summary/1",)
@@ -243,7 +253,9 @@ def checks_summary_v1(d, problems):
 
 
 CHECKS = {"cuprobe.results/1": checks_results_v1, "cuprobe.results/2": checks_results_v2,
-          "cuprobe.summary/1": checks_summary_v1, "cuprobe.ceilings/1": checks_summary_v1}
+          "cuprobe.summary/1": checks_summary_v1, "cuprobe.ceilings/1": checks_summary_v1,
+          "cuprobe.sparse_peer/1": lambda doc, problems: None,
+          "cuprobe.torch_collectives/1": lambda doc, problems: None}
 
 
 # ---- Files -------------------------------------------------------------------------------------

@@ -16,3 +16,24 @@ if(Python3_EXECUTABLE)
 else()
   message(STATUS "cuprobe: no Python 3 interpreter; host.plot, host.tools and host.compare are not registered")
 endif()
+
+# tools/sparse_peer.py, the peer of the sparse wgmma figure (PyTorch's 2:4 semi-structured
+# matmul beside its dense one): a small run whose results are checked against the dense
+# product (exit 1 on a wrong one). Exit 2, PyTorch or a GPU missing, is CTest's "skipped".
+if(Python3_EXECUTABLE)
+  add_test(NAME gpu.sparse_peer
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/../tools/sparse_peer.py"
+            --sizes 1024,2048 --reps 3 --warmup 1)
+  set_tests_properties(gpu.sparse_peer PROPERTIES LABELS gpu SKIP_RETURN_CODE 2 TIMEOUT 300)
+endif()
+
+# tools/torch_collectives.py, the peer of examples/collectives (torch.distributed's NCCL
+# collectives, one process per GPU): small sizes, every output checked (exit 1 on a wrong one).
+# Exit 2, PyTorch, NCCL or a GPU missing, is CTest's "skipped".
+if(Python3_EXECUTABLE)
+  add_test(NAME gpu.torch_collectives
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/../tools/torch_collectives.py"
+            --max-bytes 1048576 --samples 2 --reps 2 --warmup 1)
+  set_tests_properties(gpu.torch_collectives PROPERTIES LABELS gpu SKIP_RETURN_CODE 2 TIMEOUT 300
+    ENVIRONMENT "NCCL_NVLS_ENABLE=0")
+endif()

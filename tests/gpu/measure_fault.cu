@@ -6,6 +6,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #define CUPROBE_PTX_CHECKS 0  // Release device code, whatever the build type: what users time
 #include <cuprobe/measure/runner.cuh>
+#include <cuprobe/ptx/shared.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 #include <cuprobe/testing/child.cuh>
 #include <cuprobe/testing/doctest.cuh>

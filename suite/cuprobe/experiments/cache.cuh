@@ -337,7 +337,9 @@ struct cache_curve_options {
     cache_bw_options o;
     o.blocks_per_sm = 2;
     o.threads = 512;
-    o.bytes_per_launch = 2.0 * (1u << 30);
+    // About 0.5 ms per launch at the L1's rate: a launch's ramp and tail are a fixed cost, 7 %
+    // of a 74 us launch of 2 GiB (docs/memory-ptx.md).
+    o.bytes_per_launch = 16.0 * (1u << 30);
     return o;
   }();
   cache_bw_options l2;  ///< the L2/DRAM curve

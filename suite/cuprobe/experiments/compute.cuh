@@ -279,10 +279,12 @@ inline void analyse_chain_sweep(chain_sweep_result& s) {
 /// `blocks`, each validated (a failed validation throws), analysed by analyse_chain_sweep.
 /// `progress(chains, block)` is called before each point.
 ///   auto s = chain_sweep<op, 1, 2, 4, 8, 16>(dev, {1, 2, 4, 8, 16}, {256, 1024}, opts, progress);
-template <class Op, int... Compiled, class Progress>
-chain_sweep_result chain_sweep(const device_info& dev, const std::vector<int>& chains,
-                               const std::vector<unsigned>& blocks, const throughput_options& o,
-                               Progress&& progress) {
+/// chain_sweep_unrolled<Op, Unroll, C...> is the same with Unroll steps per chain per loop
+/// iteration instead of throughput_unroll (a longer body leaves the loop counter fewer slots).
+template <class Op, int Unroll, int... Compiled, class Progress>
+chain_sweep_result chain_sweep_unrolled(const device_info& dev, const std::vector<int>& chains,
+                                        const std::vector<unsigned>& blocks,
+                                        const throughput_options& o, Progress&& progress) {
   static_assert(sizeof...(Compiled) > 0, "cuprobe::experiments::chain_sweep needs chain counts");
   require(!blocks.empty() && !chains.empty(), "chain_sweep: no block sizes or no chain counts");
   for (unsigned b : blocks) o.validate(b);
@@ -290,13 +292,23 @@ chain_sweep_result chain_sweep(const device_info& dev, const std::vector<int>& c
   for (unsigned block : blocks)
     for (int n : chains) {
       progress(n, block);
-      auto r = gen::dispatch_chains<Compiled...>(
-          n, [&](auto c) { return chain_throughput<Op, decltype(c)::value>(dev, block, o); });
+      auto r = gen::dispatch_chains<Compiled...>(n, [&](auto c) {
+        return chain_throughput<Op, decltype(c)::value, Unroll>(dev, block, o);
+      });
       require(r.check.ok, "chain_sweep: validation failed: " + r.check.message);
       s.points.push_back(chain_sweep_point{n, block, std::move(r)});
     }
   analyse_chain_sweep(s);
   return s;
+}
+
+/// chain_sweep_unrolled at throughput_unroll (see above).
+template <class Op, int... Compiled, class Progress>
+chain_sweep_result chain_sweep(const device_info& dev, const std::vector<int>& chains,
+                               const std::vector<unsigned>& blocks, const throughput_options& o,
+                               Progress&& progress) {
+  return chain_sweep_unrolled<Op, throughput_unroll, Compiled...>(dev, chains, blocks, o,
+                                                                  std::forward<Progress>(progress));
 }
 
 /// Latency and throughput of one operation: a row of the instruction table.
