@@ -6,7 +6,8 @@
 //
 //   build/h200/examples/collectives --json collectives.json --summary collectives_summary.json
 //   (--quick: 8 B .. 256 MiB, fewer samples; --small: up to 1 MiB; --ops all_reduce,broadcast;
-//    --max-mib: the largest size; --gpus N: the first N GPUs)
+//    --max-mib: the largest size; --gpus N: the first N GPUs; --threads 0: one host thread for
+//    every rank, in one group, instead of a thread per rank)
 //
 // The experiment is experiments/collectives_nccl.cuh (its pure parts, sizes and bus factors,
 // experiments/collectives.cuh); docs/multi-gpu.md compares the definitions with nccl-tests'.
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
         {cuprobe::cli_option::text("--ops", "comma-separated collectives, or all", "all"),
          cuprobe::cli_option::integer("--max-mib", "the largest size, MiB", 1, 65536, 4096),
          cuprobe::cli_option::integer("--gpus", "ranks: the first N GPUs (0: all)", 0, 1024, 0),
+         cuprobe::cli_option::integer("--threads",
+                                      "1: a host thread per rank (nccl-tests -t); 0: one thread "
+                                      "issues every rank's in one group (-g)",
+                                      0, 1, 1),
          cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     ex::collective_options o;
     if (cli.get("--ops") != "all") {
@@ -41,6 +46,7 @@ int main(int argc, char** argv) {
     if (cli.small) max = std::min(max, std::size_t(1) << 20);
     o.sizes = ex::collective_sizes(8, max, cli.quick || cli.small ? 4 : 2);
     for (int d = 0; d < int(cli.get_integer("--gpus")); ++d) o.devices.push_back(d);
+    o.thread_per_rank = cli.get_integer("--threads") == 1;
     o.run = cli.run_options();
     o.run.warmup = cli.small ? 1 : 5;
     o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(20, 5));

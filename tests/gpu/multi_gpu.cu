@@ -157,6 +157,15 @@ CUPROBE_GPU_TEST_CASE("NCCL on one rank: every collective checked, all-reduce fi
   o.sizes = {std::size_t(1) << 20};
   r = ex::run_collectives(o, nothing);
   CHECK(r.points.size() == 5);
+  for (const auto& p : r.points)
+    CHECK(p.m.params.at("threads").as_string() == "one per rank");  // the default: -t N
+  o.thread_per_rank = false;  // one thread issues every rank's, in one group (-g N)
+  r = ex::run_collectives(o, nothing);
+  CHECK(r.points.size() == 5);
+  for (const auto& p : r.points) {
+    CHECK(p.check.empty());
+    CHECK(p.m.params.at("threads").as_string() == "one for all ranks");
+  }
   const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
   REQUIRE(nvls);  // set by nccl_ranks before the communicators were made (unless already set)
 }

@@ -128,6 +128,9 @@ struct collective_options {
   std::vector<std::size_t> sizes = collective_sizes();  ///< message sizes, bytes
   std::vector<int> devices;  ///< the ranks' devices, one rank each; empty: every visible GPU
   int root = 0;              ///< broadcast's root rank
+  /// true: one host thread per rank issues that rank's collectives (nccl-tests' -t N); false:
+  /// one thread issues every rank's inside one group (nccl-tests' -g N).
+  bool thread_per_rank = true;
   run_options run = run_options::fixed(5, 20);  ///< warm-up and samples, each one collective
 
   /// Throws cuprobe::error naming the field; `visible` is the number of GPUs.

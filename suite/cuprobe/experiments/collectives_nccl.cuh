@@ -9,10 +9,12 @@
 //   for (const auto& p : r.points)
 //     std::printf("%s %zu B: %.1f GB/s bus\n", ex::to_string(p.op), p.bytes, p.busbw_gbps);
 //
-// One communicator per GPU from ncclCommInitAll, and one host thread that drives every rank:
-// each sample is one collective, issued for all ranks inside one ncclGroupStart/ncclGroupEnd
-// (nccl-tests' one-thread, several-GPU mode), each rank's launch between two events on its own
-// stream; the sample is the longest rank's time (the collective ends when its last rank does).
+// One communicator per GPU from ncclCommInitAll. By default one host thread per rank issues
+// that rank's collective (nccl-tests' -t N: the threads are started once, and each sample wakes
+// them all); collective_options::thread_per_rank = false has one thread issue every rank's
+// inside one ncclGroupStart/ncclGroupEnd (nccl-tests' -g N). Either way each rank's launch lies
+// between two events on its own stream, and the sample is the longest rank's time (the
+// collective ends when its last rank does).
 // The samples go through measure_samples() on rank 0's device (its NVML readings, statistics
 // and flags), with a fixed count so that every rank runs the same number of collectives.
 // All-to-all is ncclSend/ncclRecv to and from every rank in one group. NVLink SHARP (NVLS) is
@@ -29,9 +31,15 @@
 #include <nccl.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
@@ -69,7 +77,8 @@ class nccl_ranks {
  public:
   /// Ranks 0 .. n-1 on `devices`; send and receive buffers of `elements` fp32 each, the send
   /// buffers filled with collective_input(rank, i).
-  nccl_ranks(const std::vector<int>& devices, std::size_t elements) : devices_(devices) {
+  nccl_ranks(const std::vector<int>& devices, std::size_t elements, bool thread_per_rank = false)
+      : devices_(devices) {
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // 0: keep what the user set
     comms_.resize(devices.size());
     CUPROBE_NCCL_CHECK(ncclCommInitAll(comms_.data(), int(devices.size()), devices.data()));
@@ -83,52 +92,53 @@ class nccl_ranks {
       fill_collective_input(send_.back().data(), elements, int(r));
       synchronize_device("experiments::nccl_ranks (filling the inputs)");
     }
+    if (thread_per_rank)
+      for (int r = 0; r < size(); ++r) workers_.emplace_back([this, r] { work(r); });
   }
   nccl_ranks(const nccl_ranks&) = delete;
   nccl_ranks& operator=(const nccl_ranks&) = delete;
   ~nccl_ranks() {
-    if (gpu_context_lost()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      quit_ = true;
+    }
+    go_.notify_all();
+    for (auto& t : workers_) stuck_ ? t.detach() : t.join();
+    if (stuck_ || gpu_context_lost()) return;
     for (ncclComm_t c : comms_)
       if (c) ncclCommDestroy(c);
   }
   int size() const { return int(devices_.size()); }  ///< ranks
   int device(int r) const { return devices_[r]; }    ///< rank r's device
 
-  /// Issues `c` of shape `s` for every rank in one group, each between its two events.
+  /// Issues `c` of shape `s` for every rank, each between its two events: by the rank's own
+  /// thread (thread_per_rank), or by this thread for all ranks in one group.
   void issue(collective c, const collective_shape& s, int root) {
+    if (!workers_.empty()) {
+      std::unique_lock<std::mutex> lock(mu_);
+      job_ = {c, s, root};
+      pending_ = size();
+      error_ = nullptr;
+      ++generation_;
+      go_.notify_all();
+      const double limit = default_watchdog_s();
+      if (!done_.wait_for(lock, std::chrono::duration<double>(limit),
+                          [this] { return pending_ == 0; })) {
+        stuck_ = true;  // the destructor leaves the threads behind rather than wait for them
+        throw error("cuprobe: collectives: " + std::to_string(pending_) + " of " +
+                    std::to_string(size()) + " ranks' threads did not issue their " + to_string(c) +
+                    " within " + fmt(limit, 0) +
+                    " s (a rank blocked inside NCCL: its peers may not have joined)");
+      }
+      if (error_) std::rethrow_exception(error_);
+      return;
+    }
     for (int r = 0; r < size(); ++r) {
       scoped_device on(devices_[r]);
       start_[r]->record(*streams_[r]);
     }
     CUPROBE_NCCL_CHECK(ncclGroupStart());
-    for (int r = 0; r < size(); ++r) {
-      const float* in = send_[r].data();
-      float* out = recv_[r].data();
-      cudaStream_t st = *streams_[r];
-      switch (c) {
-        case collective::all_reduce:
-          CUPROBE_NCCL_CHECK(
-              ncclAllReduce(in, out, s.send_count, ncclFloat, ncclSum, comms_[r], st));
-          break;
-        case collective::all_gather:
-          CUPROBE_NCCL_CHECK(ncclAllGather(in, out, s.send_count, ncclFloat, comms_[r], st));
-          break;
-        case collective::reduce_scatter:
-          CUPROBE_NCCL_CHECK(
-              ncclReduceScatter(in, out, s.recv_count, ncclFloat, ncclSum, comms_[r], st));
-          break;
-        case collective::broadcast:
-          CUPROBE_NCCL_CHECK(ncclBroadcast(in, out, s.send_count, ncclFloat, root, comms_[r], st));
-          break;
-        default: {
-          const std::size_t chunk = s.send_count / std::size_t(size());
-          for (int q = 0; q < size(); ++q) {
-            CUPROBE_NCCL_CHECK(ncclSend(in + q * chunk, chunk, ncclFloat, q, comms_[r], st));
-            CUPROBE_NCCL_CHECK(ncclRecv(out + q * chunk, chunk, ncclFloat, q, comms_[r], st));
-          }
-        }
-      }
-    }
+    for (int r = 0; r < size(); ++r) enqueue(r, c, s, root);
     CUPROBE_NCCL_CHECK(ncclGroupEnd());
     for (int r = 0; r < size(); ++r) {
       scoped_device on(devices_[r]);
@@ -161,11 +171,87 @@ class nccl_ranks {
   }
 
  private:
+  struct job {
+    collective c = collective::all_reduce;
+    collective_shape s;
+    int root = 0;
+  };
+
+  /// Rank r's worker thread: on its device for good; for each generation, the rank's collective
+  /// between its two events (all-to-all's sends and receives in a group of their own).
+  void work(int r) {
+    std::uint64_t seen = 0;
+    bool on_device = cudaSetDevice(devices_[r]) == cudaSuccess;
+    for (;;) {
+      job j;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        go_.wait(lock, [&] { return quit_ || generation_ != seen; });
+        if (quit_) return;
+        seen = generation_;
+        j = job_;
+      }
+      std::exception_ptr e;
+      try {
+        require(on_device, "collectives: rank " + std::to_string(r) +
+                               "'s thread cannot use device " + std::to_string(devices_[r]));
+        start_[r]->record(*streams_[r]);
+        if (j.c == collective::all_to_all) CUPROBE_NCCL_CHECK(ncclGroupStart());
+        enqueue(r, j.c, j.s, j.root);
+        if (j.c == collective::all_to_all) CUPROBE_NCCL_CHECK(ncclGroupEnd());
+        stop_[r]->record(*streams_[r]);
+      } catch (...) {
+        e = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      if (e && !error_) error_ = e;
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  /// Rank r's part of `c` on its stream (no group of its own).
+  void enqueue(int r, collective c, const collective_shape& s, int root) {
+    const float* in = send_[r].data();
+    float* out = recv_[r].data();
+    cudaStream_t st = *streams_[r];
+    switch (c) {
+      case collective::all_reduce:
+        CUPROBE_NCCL_CHECK(ncclAllReduce(in, out, s.send_count, ncclFloat, ncclSum, comms_[r], st));
+        break;
+      case collective::all_gather:
+        CUPROBE_NCCL_CHECK(ncclAllGather(in, out, s.send_count, ncclFloat, comms_[r], st));
+        break;
+      case collective::reduce_scatter:
+        CUPROBE_NCCL_CHECK(
+            ncclReduceScatter(in, out, s.recv_count, ncclFloat, ncclSum, comms_[r], st));
+        break;
+      case collective::broadcast:
+        CUPROBE_NCCL_CHECK(ncclBroadcast(in, out, s.send_count, ncclFloat, root, comms_[r], st));
+        break;
+      default: {
+        const std::size_t chunk = s.send_count / std::size_t(size());
+        for (int q = 0; q < size(); ++q) {
+          CUPROBE_NCCL_CHECK(ncclSend(in + q * chunk, chunk, ncclFloat, q, comms_[r], st));
+          CUPROBE_NCCL_CHECK(ncclRecv(out + q * chunk, chunk, ncclFloat, q, comms_[r], st));
+        }
+      }
+    }
+  }
+
   std::vector<int> devices_;
   std::vector<ncclComm_t> comms_;
   std::vector<std::unique_ptr<cuda_stream>> streams_;
   std::vector<std::unique_ptr<cuda_event>> start_, stop_;
   std::vector<device_buffer<float>> send_, recv_;
+  // thread_per_rank: the workers, and the generation of the job they run next.
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable go_, done_;
+  std::uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool quit_ = false, stuck_ = false;
+  job job_;
+  std::exception_ptr error_;
 };
 
 /// One collective at one size.
@@ -218,7 +304,7 @@ collective_result run_collectives(const collective_options& o, Progress&& progre
                 fmt_bytes(double(free_b)) + " free on device " + std::to_string(d) +
                 "; lower the largest size");
   }
-  nccl_ranks ranks(res.devices, elements);
+  nccl_ranks ranks(res.devices, elements, o.thread_per_rank);
   res.nccl_version = nccl_version();
   scoped_device on(res.devices[0]);
   for (collective c : o.ops)
@@ -258,6 +344,7 @@ collective_result run_collectives(const collective_options& o, Progress&& progre
           .with_param("busbw_gbps", p.busbw_gbps)
           .with_param("bus_factor", bus_factor(c, n))
           .with_param("nccl_version", res.nccl_version)
+          .with_param("threads", o.thread_per_rank ? "one per rank" : "one for all ranks")
           .with_param("valid", true);
       res.points.push_back(std::move(p));
     }
