@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""host tier: tools/validate_results.py, plot.py and results_md.py on bad and good input.
+"""host tier: tools/validate_results.py, plot.py, results_md.py, ncu_table.py on bad and good
+input, and the pure parts and refusals of the peer tools (torch_collectives.py, sparse_peer.py).
 
 Each tool runs on an empty file, malformed JSON, a binary (non-UTF-8) file, a missing path, a
 directory, a wrong field type, a valid cuprobe.results/1 file, a valid /2 file, several files
@@ -422,6 +423,40 @@ def check_ncu_table(d):
     expect("ncu_table -o into a missing folder", NCU_TABLE + [good, "-o", nowhere], 1, bad=[nowhere])
 
 
+def check_peer_tools(d):
+    """tools/torch_collectives.py and sparse_peer.py without a GPU: nccl-tests' bus factors and
+    the sizes (pure functions), a bad option refused in one line, and exit 2 with one sentence
+    where PyTorch or a GPU is missing (their GPU runs are gpu.torch_collectives and
+    gpu.sparse_peer)."""
+    global checks
+    sys.path.insert(0, TOOLS)
+    try:
+        import torch_collectives as tc
+    finally:
+        sys.path.pop(0)
+    checks += 1
+    want = {("all_reduce", 8): 1.75, ("all_gather", 4): 0.75, ("reduce_scatter", 2): 0.5,
+            ("broadcast", 8): 1.0, ("all_to_all", 8): 0.875, ("all_reduce", 1): 0.0}
+    for (op, n), f in want.items():
+        if abs(tc.bus_factor(op, n) - f) > 1e-12:
+            failures.append(f"torch_collectives bus_factor({op}, {n}) = {tc.bus_factor(op, n)}, expected {f}")
+    if tc.sizes(8, 64) != [8, 16, 32, 64] or tc.sizes(8, 100) != [8, 16, 32, 64] or tc.sizes(16, 8) != []:
+        failures.append("torch_collectives sizes: not the doubling list from min to max")
+    tcpath = os.path.join(TOOLS, "torch_collectives.py")
+    out = expect("torch_collectives unknown op", [sys.executable, tcpath, "--ops", "all_reduce,bogus"], 2)
+    if "unknown collective 'bogus'" not in out:
+        failures.append("torch_collectives unknown op: the refusal does not name the collective")
+    have_torch = importlib.util.find_spec("torch") is not None
+    if not have_torch:
+        for tool in ("torch_collectives.py", "sparse_peer.py"):
+            out = expect(f"{tool} without PyTorch", [sys.executable, os.path.join(TOOLS, tool),
+                                                     "--json", os.path.join(d, "x.json")], 2,
+                         absent=[os.path.join(d, "x.json")])
+            if "PyTorch" not in out:
+                failures.append(f"{tool} without PyTorch: the sentence does not say so")
+    return []
+
+
 PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwidth (dram_bandwidth)",
                  "Latency ladder (latency_ladder)", "Memory ordering and fence cost (memory_ordering)")
 
@@ -429,7 +464,7 @@ PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwid
 with tempfile.TemporaryDirectory() as tmp:
     sections = {}
     for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
-                     ("ncu_table", check_ncu_table)):
+                     ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
 
