@@ -306,6 +306,24 @@ TEST_CASE("write_ceilings_record writes the record's keys only, and it reads bac
   CHECK(c.card_stale().empty());
 }
 
+namespace {
+/// What `print(FILE*)` writes, as a string.
+template <class Print>
+std::string printed(Print&& print) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  print(f);
+  std::fclose(f);
+  std::string s(buf, len);
+  std::free(buf);
+  return s;
+}
+std::string ceilings_text(const cp::results& r) {
+  return printed([&](std::FILE* f) { r.print_ceilings(f); });
+}
+}  // namespace
+
 TEST_CASE("results JSON, CSV and table carry the fraction and its source") {
   sandbox box;
   const auto d = card();
@@ -324,30 +342,11 @@ TEST_CASE("results JSON, CSV and table carry the fraction and its source") {
   CHECK(csv.find(",dram.copy.tbps,0.95,card,") != std::string::npos);
   cp::results r(cp::json::object(), cp::json::object());
   r.add(m);
-  char* buf = nullptr;
-  std::size_t len = 0;
-  std::FILE* f = open_memstream(&buf, &len);
-  r.print_table(f);
-  std::fclose(f);
-  const std::string table(buf, len);
-  std::free(buf);
+  const std::string table = printed([&](std::FILE* f) { r.print_table(f); });
   CHECK(table.find("of ceiling") != std::string::npos);
   CHECK(table.find("0.950 card") != std::string::npos);
   CHECK(table.find("of ceiling: this card's record") != std::string::npos);
 }
-
-namespace {
-std::string ceilings_text(const cp::results& r) {
-  char* buf = nullptr;
-  std::size_t len = 0;
-  std::FILE* f = open_memstream(&buf, &len);
-  r.print_ceilings(f);
-  std::fclose(f);
-  std::string s(buf, len);
-  std::free(buf);
-  return s;
-}
-}  // namespace
 
 TEST_CASE("results::print_ceilings: the best fraction per ceiling, or one line for none") {
   sandbox box;
