@@ -7,11 +7,12 @@
 // A persistent grid (one CTA of 384 threads per SM) of 128-row tiles. Warpgroup 0 issues the
 // TMA loads into a ring of hopper/pipeline.cuh (B multicast in clusters of 2 or 4); warpgroups
 // 1 and 2 run the wgmma, cooperative (both on one 128 x 256 tile, optional stream-K tail) or
-// ping-pong (each on its own 128 x 192 tile, one's epilogue under the other's MMAs), and store
-// C through TMA (hopper/epilogue.cuh). The kernel measures its own SM clock (region_timer).
-// Limits: M a multiple of 128 x cluster, N of 256 (cooperative) or 64 (ping-pong), K of 64
-// (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is 205 lines; the rest is
-// the rows. docs/hopper-gemm.md explains the kernel and has the results.
+// ping-pong (each on its own 128 x 192 or 128 x 200 tile, one's epilogue under the other's
+// MMAs), and store C through TMA (hopper/epilogue.cuh). The kernel measures its own SM clock
+// (region_timer). Limits: M a multiple of 128 x cluster, N of 256 (cooperative) or 64
+// (ping-pong), K of 64 (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is
+// about 220 lines; the rest is the rows. docs/hopper-gemm.md explains the kernel and has the
+// results.
 #include <cuprobe/experiments/gemm_report.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
@@ -45,7 +46,6 @@ struct schedule {
   static constexpr int bn = N;  // CTA tile columns
   static constexpr bool pingpong = PingPong;
   static constexpr int halves = PingPong ? 2 : 1;  // m64 accumulators per consumer
-  static constexpr std::uint32_t b_bytes = N * BK * 2;
 };
 using cooperative = schedule<256, false>;
 
@@ -53,8 +53,12 @@ template <int Stages, int Cluster, int EpiBuffers, class S>
 struct gemm_config {
   using pipeline = h::tma_pipeline<Stages, Cluster>;
   using epilogue = h::tma_store_epilogue<bf16, S::bn, EpiBuffers>;
+  // B rows loaded per stage: the tile's, rounded up so that each CTA's multicast slice is whole
+  // 8-row groups of the 128-byte swizzle (1024 bytes): 200 rows in clusters of 2 load 2 x 104.
+  static constexpr int b_rows = (S::bn + 8 * Cluster - 1) / (8 * Cluster) * (8 * Cluster);
+  static constexpr std::uint32_t b_bytes = b_rows * BK * 2;
   static constexpr std::size_t smem =
-      h::dynamic_smem_bytes<1024>(Stages * (a_bytes + S::b_bytes) + 2 * epilogue::smem_bytes +
+      h::dynamic_smem_bytes<1024>(Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes +
                                   sizeof(pipeline) + sizeof(cuprobe::region_token));
 };
 
@@ -62,11 +66,12 @@ template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 __global__ void __launch_bounds__(384, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                 const __grid_constant__ CUtensorMap b_map,
-                const __grid_constant__ CUtensorMap c_map, h::stream_k_schedule sched,
+                const __grid_constant__ CUtensorMap c_map,
+                const __grid_constant__ CUtensorMap c_rest_map, h::stream_k_schedule sched,
                 h::split_k_fixup<S::bn> fixup, cuprobe::region_timer_view timer) {
   using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
   constexpr int BN = S::bn;
-  constexpr std::uint32_t b_bytes = S::b_bytes;
+  constexpr std::uint32_t b_bytes = cfg::b_bytes;
   extern __shared__ unsigned char raw[];
   // Stages x A, then Stages x B, the epilogue buffers, the ring, the clock's start.
   unsigned char* a_st = h::align_up<1024>(raw);
@@ -101,7 +106,7 @@ __global__ void __launch_bounds__(384, 1)
           else  // this CTA's slice of B, into the same place in every CTA of the cluster
             p::bulk::tensor_load_multicast(b_st + st.stage * b_bytes + rank * (b_bytes / Cluster),
                                            &b_map, bar, (1u << Cluster) - 1, kb * BK,
-                                           t.n * BN + int(rank) * (BN / Cluster));
+                                           t.n * BN + int(rank) * (cfg::b_rows / Cluster));
         }
       }
     }
@@ -182,7 +187,8 @@ __global__ void __launch_bounds__(384, 1)
         for (int hf = 0; hf < S::halves; ++hf)
           cfg::epilogue::store(acc[hf], epi + c * cfg::epilogue::smem_bytes, &c_map,
                                t.m * BM + 64 * (S::pingpong ? hf : int(c)), t.n * BN, 1 + c,
-                               hf * cfg::epilogue::subtiles);  // the buffers' rotation goes on
+                               hf * cfg::epilogue::subtiles,  // the buffers' rotation goes on
+                               &c_rest_map);
       }
     }
     cfg::epilogue::drain();
@@ -195,8 +201,9 @@ __global__ void __launch_bounds__(384, 1)
 template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 struct gemm_launch {
   static constexpr int BN = S::bn;
-  h::tensor_map a, b, c;
-  cuprobe::region_timer timer;  // the first consumer warp's span, one record per CTA
+  using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
+  h::tensor_map a, b, c, c_rest;  // c_rest: the last BN % 64 columns of a tile (c when none)
+  cuprobe::region_timer timer;    // the first consumer warp's span, one record per CTA
   h::stream_k_schedule sched;
   h::cluster_launch shape;
   cuprobe::device_buffer<float4> partials;  // the stream-K tail's workspace
@@ -206,10 +213,16 @@ struct gemm_launch {
                                                         h::swizzle_mode::b128)
                                  .with_l2_promotion(o.promote))),
         b(h::make_tensor_map(h::tensor_map_spec::matrix(pr.b.data(), pr.shape.n, pr.shape.k,
-                                                        BN / Cluster, BK, h::swizzle_mode::b128)
+                                                        cfg::b_rows / Cluster, BK,
+                                                        h::swizzle_mode::b128)
                                  .with_l2_promotion(o.promote))),
         c(h::make_tensor_map(h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
                                                         h::swizzle_mode::b128))),
+        c_rest(h::make_tensor_map(
+            BN % 64 == 0 ? h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
+                                                      h::swizzle_mode::b128)
+                         : h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64,
+                                                      BN % 64, h::swizzle_mode::none))),
         timer(cuprobe::region_scope::warp, std::size_t(max_ctas) * (384 / 32)) {
     const auto& s = pr.shape;
     // Ping-pong tiles may overhang N (TMA fills the loads with zeros and clips the stores).
@@ -223,8 +236,7 @@ struct gemm_launch {
     if (const char* why = tiles.problem()) throw cuprobe::error(std::string("gemm: ") + why);
     // Persistent: as many whole clusters as fit at once (not every GPC holds an even number
     // of free SMs), at most max_ctas CTAs and no more than there are units of work.
-    shape.shape = {dim3(unsigned(Cluster)), dim3(384),
-                   gemm_config<Stages, Cluster, EpiBuffers, S>::smem};
+    shape.shape = {dim3(unsigned(Cluster)), dim3(384), cfg::smem};
     shape.cluster = dim3(Cluster);
     const int fit = h::max_active_clusters(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape);
     const int clusters = std::min({fit, max_ctas / Cluster, tiles.units()});
@@ -241,7 +253,8 @@ struct gemm_launch {
   void operator()(cudaStream_t s) {
     shape.stream = s;
     h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), c.get(),
-              sched, h::split_k_fixup<BN>{partials.data(), flags.data()}, timer.view());
+              c_rest.get(), sched, h::split_k_fixup<BN>{partials.data(), flags.data()},
+              timer.view());
   }
 };
 
@@ -280,6 +293,10 @@ void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
   run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
   run_config<4, 2, 2, variant::full, pp192>(b, {raster::grouped_m, 16}, ctas);
   run_config<5, 2, 1, variant::full, pp192>(b, {raster::grouped_m, 8}, ctas);
+  // 128 x 200 tiles: N = 8192 in 41 tile columns (8 columns over), 2624 tiles = 19.9 waves of
+  // 132 CTAs where 128 x 192 needs 2752 = 20.8 waves, so each CTA computes at most 20 tiles
+  // instead of 21 (the epilogue stores the last 8 columns of each tile through a second map).
+  run_config<4, 2, 2, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
   // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
   // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
   run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);

@@ -35,6 +35,10 @@ _hp_probe(arrive_remote_relaxed "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 == 1" "!
 _hp_probe(pipeline_release_cluster "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 == 2" "!MEMBAR")
 # The epilogue of a 64 x 256 accumulator: 16 STSM.x4, 4 tensor stores, 8 named barriers.
 _hp_probe(epilogue_256 "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "^BAR\\.SYNC == 8")
+# N = 200: 12 STSM.x4 for the three full sub-tiles, one STSM.x2 for the last 8 columns, whose
+# store joins the last sub-tile's (4 tensor stores, still 6 named barriers).
+_hp_probe(epilogue_200 "^STSM\\.16\\.M88\\.4 == 12" "^STSM\\.16\\.M88\\.2 == 1" "^UTMASTG\\.2D == 4"
+  "^BAR\\.SYNC == 6")
 
 if(CUPROBE_BUILD_EXAMPLES)
   # examples/gemm, as the build compiles it (TARGET): the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
@@ -55,6 +59,14 @@ if(CUPROBE_BUILD_EXAMPLES)
     FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi192ELb1EEE"
     CHECK "^HGMMA\\.64x192x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^UTMASTG\\.2D == 6" "!LDL|STL"
+    LABELS hopper_pipeline)
+  # 128 x 200 per consumer: 8 HGMMA.64x200x16 per K block, B multicast in two slices of 104
+  # rows, and per half three full sub-tiles plus the last 8 columns (24 STSM.x4, 2 STSM.x2,
+  # 8 stores); 200 accumulator registers per consumer thread and still no spill.
+  cuprobe_add_sass_test(gemm_kernel_pingpong_200 TARGET gemm
+    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
+    CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
+          "^STSM\\.16\\.M88\\.4 == 24" "^STSM\\.16\\.M88\\.2 == 2" "^UTMASTG\\.2D == 8" "!LDL|STL"
     LABELS hopper_pipeline)
   # gemm --small: 512 x 512 x 1024 on the GPU, every configuration checked against cuBLASLt and
   # fp64 samples (the example exits 1 on a wrong output); skipped, visibly, without a GPU.

@@ -2,14 +2,14 @@
 // warpgroup's accumulator, filled with a value that encodes (row, col), goes through stmatrix
 // and TMA stores into a poisoned matrix at (m0, n0); every element of the box must hold its
 // value and every element outside it must stay poisoned (N = 256 and 128; 1, 2 and N/64
-// buffers; several launches in a row so that a buffer is reused while earlier stores are in
-// flight). (2) tma_pipeline: a producer thread streams chunks of an array through a ring of
-// 2..8 stages into two consumer warps per CTA, which fold every word into a checksum (every
-// consumer thread releases each stage: racecheck then sees each read ordered before the
-// copy that overwrites it); with
-// clusters of 2 the chunks are multicast (each CTA loads half of each chunk into both) and
-// both CTAs must see every byte; hundreds of trips around the ring.
-// Debug checks are on (CUPROBE_PTX_CHECKS 1): every wait is bounded and traps with a sentence.
+// buffers; several stores in a row so that a buffer is reused while earlier stores are in
+// flight; N = 200 and 88, whose last N % 64 columns go through a second map, also where the
+// matrix's edge clips them). (2) tma_pipeline: a producer thread streams chunks of an array through
+// a ring of 2..8 stages into two consumer warps per CTA, which fold every word into a checksum
+// (every consumer thread releases each stage: racecheck then sees each read ordered before the copy
+// that overwrites it); with clusters of 2 the chunks are multicast (each CTA loads half of each
+// chunk into both) and both CTAs must see every byte; hundreds of trips around the ring. Debug
+// checks are on (CUPROBE_PTX_CHECKS 1): every wait is bounded and traps with a sentence.
 #define CUPROBE_PTX_CHECKS 1
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
@@ -25,6 +25,7 @@
 
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -39,7 +40,8 @@ namespace {
 __host__ __device__ float cell(int row, int col) { return float((row * 7 + col * 3) % 251); }
 
 template <int N, int Buffers>
-__global__ void epilogue_kernel(const __grid_constant__ CUtensorMap map, int m0, int n0,
+__global__ void epilogue_kernel(const __grid_constant__ CUtensorMap map,
+                                const __grid_constant__ CUtensorMap rest_map, int m0, int n0,
                                 int repeats) {
   using epi = h::tma_store_epilogue<__nv_bfloat16, N, Buffers>;
   extern __shared__ unsigned char raw[];
@@ -51,7 +53,7 @@ __global__ void epilogue_kernel(const __grid_constant__ CUtensorMap map, int m0,
       const wg::coord c = wg::accumulator_coord(int(threadIdx.x), e);
       acc.reg[e] = cell(m0 + c.row, n0 + c.col);
     }
-    epi::store(acc, buf, &map, m0, n0, 1);
+    epi::store(acc, buf, &map, m0, n0, 1, 0, &rest_map);
   }
   epi::drain();
 }
@@ -63,11 +65,16 @@ void check_epilogue(int m0, int n0) {
   c.poison(0xFF);
   const auto map = h::make_tensor_map(
       h::tensor_map_spec::matrix(c.data(), rows, cols, 64, 64, h::swizzle_mode::b128));
+  // The last N % 64 columns: box {N % 64, 64}, unswizzled (the full map when there are none).
+  const auto rest_map = h::make_tensor_map(
+      N % 64 == 0
+          ? h::tensor_map_spec::matrix(c.data(), rows, cols, 64, 64, h::swizzle_mode::b128)
+          : h::tensor_map_spec::matrix(c.data(), rows, cols, 64, N % 64, h::swizzle_mode::none));
   using epi = h::tma_store_epilogue<__nv_bfloat16, N, Buffers>;
   const std::size_t smem = h::dynamic_smem_bytes<1024>(epi::smem_bytes);
   CUPROBE_CHECK(cudaFuncSetAttribute(epilogue_kernel<N, Buffers>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  epilogue_kernel<N, Buffers><<<1, 128, smem>>>(map.get(), m0, n0, 3);
+  epilogue_kernel<N, Buffers><<<1, 128, smem>>>(map.get(), rest_map.get(), m0, n0, 3);
   CUPROBE_CHECK(cudaGetLastError());
   CUPROBE_CHECK(cudaDeviceSynchronize());
   const auto got = c.to_host();
@@ -83,7 +90,7 @@ void check_epilogue(int m0, int n0) {
         poisoned_ok += bits == 0xFFFF;
     }
   CHECK(wrong == 0);
-  CHECK(poisoned_ok == rows * cols - 64 * N);
+  CHECK(poisoned_ok == rows * cols - 64 * std::min(N, cols - n0));  // the matrix clips the box
 }
 
 // ---- the ring: chunks of `words` 32-bit words, Stages deep, Cluster CTAs ----
@@ -164,6 +171,12 @@ CUPROBE_GPU_TEST_CASE(
   check_epilogue<256, 1>(0, 256);
   check_epilogue<256, 4>(128, 0);
   check_epilogue<128, 2>(64, 384);
+  // N % 64 != 0: the narrow last sub-tile through its own map, in the last sub-tile's group.
+  check_epilogue<200, 2>(64, 200);
+  check_epilogue<200, 3>(128, 0);
+  check_epilogue<200, 1>(0, 316);  // the 512-column matrix clips half of the last 8 columns
+  check_epilogue<200, 1>(0, 320);  // and all of them here
+  check_epilogue<88, 1>(64, 8);
 }
 
 CUPROBE_GPU_TEST_CASE(

@@ -336,13 +336,24 @@ TEST_CASE("stream_k_tail_pays: a last wave at most 55 % full and at least 96 K b
   CHECK(std::string(h::tail_mode_name(h::tail_mode::off)) == "off");
 }
 
-// stmatrix.x4, emulated: matrix i takes register i of every lane (lane l holds row l / 4,
-// columns 2 (l % 4) and + 1) and stores row r of matrix i at the address lane 8 i + r gave.
-TEST_CASE("epilogue: stmatrix with epilogue_row_offset puts every accumulator element in place") {
-  constexpr int N = 256;
-  // The byte (offset within the 64-column sub-tile buffer, sub-tile) of each (row, col).
+// stmatrix, emulated: matrix i takes register i of every lane (lane l holds row l / 4, columns
+// 2 (l % 4) and + 1) and stores row r of matrix i at the address lane 8 i + r gave. The full
+// 64-column sub-tiles go through stmatrix.x4 at epilogue_row_offset, the narrow last one (N % 64
+// columns) through stmatrix.x2 at epilogue_rest_row_offset.
+template <int N>
+void check_epilogue_layout() {
+  constexpr int rest = N % 64, full = N / 64;
+  // The byte (offset within the 64-column sub-tile buffer, sub-tile) of each (row, col); the
+  // narrow sub-tile is sub-tile `full`.
   std::vector<int> where(64 * N, -1);
-  for (int s = 0; s < N / 64; ++s)
+  const auto place = [&](int warp, int lane, int e, int reg_half, int sub, int byte) {
+    const wg::coord c = wg::accumulator_coord(32 * warp + lane, e);
+    REQUIRE(c.row >= 0);
+    REQUIRE(c.col < N);
+    CHECK(where[c.row * N + c.col] == -1);
+    where[c.row * N + c.col] = sub * 8192 + byte + 2 * reg_half;
+  };
+  for (int s = 0; s < full; ++s)
     for (int q = 0; q < 4; ++q)
       for (int warp = 0; warp < 4; ++warp) {
         std::set<unsigned> chunks[4];
@@ -351,27 +362,55 @@ TEST_CASE("epilogue: stmatrix with epilogue_row_offset puts every accumulator el
             const unsigned row_addr = h::epilogue_row_offset(warp, 8 * i + r, q);
             REQUIRE(row_addr % 16 == 0);
             chunks[i].insert((row_addr / 16) % 8);  // 16-byte chunk within a 128-byte line
+            // register i of `lane` holds accumulator elements e, e + 1 of column block 4s+q
             for (int lane = 4 * r; lane < 4 * r + 4; ++lane)
-              for (int half = 0; half < 2; ++half) {
-                // register i of `lane` holds accumulator elements e, e + 1 of column block 4s+q
-                const int e = 8 * (4 * s + q) + 2 * i + half;
-                const wg::coord c = wg::accumulator_coord(32 * warp + lane, e);
-                const int byte = int(row_addr) + 4 * (lane % 4) + 2 * half;
-                REQUIRE(c.row >= 0);
-                REQUIRE(c.col < N);
-                CHECK(where[c.row * N + c.col] == -1);
-                where[c.row * N + c.col] = s * 8192 + byte;
-              }
+              for (int half = 0; half < 2; ++half)
+                place(warp, lane, 8 * (4 * s + q) + 2 * i + half, half, s,
+                      int(row_addr) + 4 * (lane % 4));
           }
         for (const auto& ch : chunks) CHECK(ch.size() == 8u);  // conflict-free rows
+      }
+  for (int b = 0; b < rest / 8; ++b)
+    for (int warp = 0; warp < 4; ++warp)
+      for (int i = 0; i < 2; ++i) {  // .x2: matrix 0 = the warp's rows 0..7, matrix 1 rows 8..15
+        std::set<unsigned> chunks;
+        for (int r = 0; r < 8; ++r) {
+          const unsigned row_addr = h::epilogue_rest_row_offset(warp, 8 * i + r, b, rest);
+          REQUIRE(row_addr % 16 == 0);
+          chunks.insert((row_addr / 16) % 8);
+          for (int lane = 4 * r; lane < 4 * r + 4; ++lane)
+            for (int half = 0; half < 2; ++half)
+              place(warp, lane, 4 * (8 * full + b) + 2 * i + half, half, full,
+                    int(row_addr) + 4 * (lane % 4));
+        }
+        // Conflict-free when rest / 8 is odd (rows 2 rest bytes apart), as the header says.
+        CHECK(chunks.size() == ((rest / 8) % 2 == 1 ? 8u : (rest / 8) % 4 == 2 ? 4u : 2u));
       }
   for (int row = 0; row < 64; ++row)
     for (int col = 0; col < N; ++col) {
       CAPTURE(row);
       CAPTURE(col);
-      CHECK(where[row * N + col] ==
-            int((col / 64) * 8192 + h::swizzle128_offset_b16(row, col % 64)));
+      const int want = col < 64 * full
+                           ? int((col / 64) * 8192 + h::swizzle128_offset_b16(row, col % 64))
+                           : full * 8192 + row * 2 * rest + 2 * (col - 64 * full);
+      CHECK(where[row * N + col] == want);
     }
+}
+
+TEST_CASE("epilogue: stmatrix with epilogue_row_offset puts every accumulator element in place") {
+  check_epilogue_layout<256>();
+  check_epilogue_layout<64>();
+}
+
+TEST_CASE("epilogue: N not a multiple of 64 stores its last N % 64 columns unswizzled") {
+  check_epilogue_layout<200>();  // rest 8 (the ping-pong GEMM's 128 x 200 tiles)
+  check_epilogue_layout<88>();   // rest 24
+  check_epilogue_layout<144>();  // rest 16: 2-way conflicts
+  check_epilogue_layout<96>();   // rest 32: 4-way
+  check_epilogue_layout<120>();  // rest 56
+  using e200 = h::tma_store_epilogue<__nv_bfloat16, 200, 2>;
+  static_assert(e200::subtiles == 3 && e200::rest == 8);
+  static_assert(e200::smem_bytes == 2 * 8192 + 1024 && e200::smem_bytes % 1024 == 0);
 }
 
 TEST_CASE("the producer and consumer register targets fit the SM at 384 threads") {

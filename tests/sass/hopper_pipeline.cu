@@ -79,3 +79,16 @@ extern "C" __global__ void probe_epilogue_256(const __grid_constant__ CUtensorMa
   epi::store(acc, buf, &map, m0, 0, 1);
   epi::drain();
 }
+
+// N = 200: three swizzled 64-column sub-tiles and the last 8 columns through the second map.
+extern "C" __global__ void probe_epilogue_200(const __grid_constant__ CUtensorMap map,
+                                              const __grid_constant__ CUtensorMap rest_map,
+                                              float* in, int m0) {
+  using epi = h::tma_store_epilogue<__nv_bfloat16, 200, 2>;
+  __shared__ alignas(1024) unsigned char buf[epi::smem_bytes];
+  wg::accumulator<wg::f32, 200> acc;
+#pragma unroll
+  for (int e = 0; e < 100; ++e) acc.reg[e] = in[e * 128 + threadIdx.x];
+  epi::store(acc, buf, &map, m0, 0, 1, 0, &rest_map);
+  epi::drain();
+}

@@ -24,8 +24,13 @@
 // commit. Buffers = N / 64 keeps the whole tile resident (no waits inside a tile); Buffers = 2
 // double-buffers in 16 KiB. The stores of one tile overlap the next tile's main loop; drain()
 // (all stores complete) is needed before the CTA exits.
-// Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 64; the
-// barrier id is the caller's (ids 1..15; one per warpgroup doing epilogues concurrently).
+// N % 64 = R != 0: the last R columns form a 64 x R sub-tile, unswizzled (row r at 2 R r bytes),
+// in its own buffer after the others, written by stmatrix.x2 per 8-column block and stored with
+// the last full sub-tile (in its bulk group, so the same wait frees it) through `rest_map`, box
+// {R, 64}; its stores are conflict-free when R / 8 is odd, 2- or 4-way otherwise.
+// Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 8 from 64 to
+// 256; the barrier id is the caller's (ids 1..15; one per warpgroup doing epilogues
+// concurrently).
 #pragma once
 
 #include <cuda.h>
@@ -58,20 +63,32 @@ __host__ __device__ constexpr std::uint32_t epilogue_row_offset(int warp, int la
   return swizzle128_offset_b16(row, col);
 }
 
+/// The row address (offset from the narrow sub-tile's buffer, rows of 2 R bytes) that lane
+/// `lane` of warp `warp` gives to the stmatrix.x2 of 8-column block b of an R-column sub-tile:
+/// lanes 0..7 the warp's rows 0..7, lanes 8..15 its rows 8..15 (the other lanes' are ignored).
+__host__ __device__ constexpr std::uint32_t epilogue_rest_row_offset(int warp, int lane, int b,
+                                                                     int rest) {
+  const int row = 16 * warp + lane % 16;
+  return std::uint32_t(row * 2 * rest + 16 * b);
+}
+
 /// A warpgroup's 64 x N accumulator out through Buffers 128B-swizzled 64 x 64 sub-tiles.
 template <class Out, int N, int Buffers>
 struct tma_store_epilogue {
   static_assert(std::is_same_v<Out, __nv_bfloat16> || std::is_same_v<Out, __half>,
                 "cuprobe::hopper::tma_store_epilogue<Out>: Out must be __nv_bfloat16 or __half "
                 "(stmatrix moves 16-bit elements)");
-  static_assert(N % 64 == 0 && N >= 64 && N <= 256,
-                "cuprobe::hopper::tma_store_epilogue<Out, N>: N must be 64, 128, 192 or 256");
+  static_assert(N % 8 == 0 && N >= 64 && N <= 256,
+                "cuprobe::hopper::tma_store_epilogue<Out, N>: N must be a multiple of 8 from 64 "
+                "to 256");
   static constexpr int subtiles = N / 64;  ///< 64-column sub-tiles of a tile
+  static constexpr int rest = N % 64;      ///< columns of the narrow last sub-tile (0: none)
   static_assert(Buffers >= 1 && Buffers <= subtiles,
                 "cuprobe::hopper::tma_store_epilogue<Out, N, Buffers>: Buffers must be 1 .. N/64");
   static constexpr std::uint32_t subtile_bytes = 64u * 64u * 2u;  ///< bytes of one sub-tile buffer
-  /// The shared memory the epilogue needs, in bytes.
-  static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes;
+  static constexpr std::uint32_t rest_bytes = 64u * rest * 2u;    ///< the narrow sub-tile's buffer
+  /// The shared memory the epilogue needs, in bytes (a multiple of 1024).
+  static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes + rest_bytes;
 
   /// Two floats as one 32-bit register of 16-bit values (a: low half).
   __device__ static std::uint32_t pack(float a, float b) {
@@ -91,9 +108,10 @@ struct tma_store_epilogue {
   /// sub-tile s goes through buffer (first + s) % Buffers; calls that share `buf` must continue
   /// the rotation (pass the count of sub-tiles stored through it before), or a buffer may be
   /// rewritten while a store still reads it: 0 always works when Buffers divides N / 64.
+  /// `rest_map` (needed when N % 64 != 0): the same matrix with box {N % 64, 64}, no swizzle.
   __device__ static void store(const ptx::wgmma::accumulator<ptx::wgmma::f32, N>& acc, void* buf,
                                const CUtensorMap* map, int m0, int n0, std::uint32_t barrier_id,
-                               int first = 0) {
+                               int first = 0, const CUtensorMap* rest_map = nullptr) {
     const unsigned t = threadIdx.x % 128u, warp = t / 32u, lane = t % 32u;
     const bool leader = t == 0;
     const std::uint32_t base = ptx::smem_address(buf);
@@ -111,10 +129,25 @@ struct tma_store_epilogue {
              pack(acc.reg[e + 4], acc.reg[e + 5]), pack(acc.reg[e + 6], acc.reg[e + 7])}};
         ptx::stmatrix<4>(b + epilogue_row_offset(int(warp), int(lane), q), f);
       }
+      const bool with_rest = rest != 0 && s == subtiles - 1;
+      if (with_rest) {
+#pragma unroll
+        for (int q = 0; q < rest / 8; ++q) {
+          const int e = 4 * (8 * subtiles + q);  // 8-column block 8 subtiles + q
+          const ptx::matrix_fragment<2> f{
+              {pack(acc.reg[e], acc.reg[e + 1]), pack(acc.reg[e + 2], acc.reg[e + 3])}};
+          ptx::stmatrix<2>(base + Buffers * subtile_bytes +
+                               epilogue_rest_row_offset(int(warp), int(lane), q, rest),
+                           f);
+        }
+      }
       ptx::fence_proxy_async_shared_cta();
       ptx::named_barrier_sync(barrier_id, 128);
       if (leader) {
         ptx::bulk::tensor_store(map, static_cast<char*>(buf) + k * subtile_bytes, n0 + 64 * s, m0);
+        if (with_rest)
+          ptx::bulk::tensor_store(rest_map, static_cast<char*>(buf) + Buffers * subtile_bytes,
+                                  n0 + 64 * subtiles, m0);
         ptx::bulk::commit_group();
       }
     }
