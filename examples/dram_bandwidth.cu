@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
                                                                       : "128,256,512,1024")))
       o.covering.push_back(int(cuprobe::cli::parse_integer(t, "--cover-threads", 32, 1024)));
     o.passes = std::uint32_t(cli.get_integer("--passes"));
+    o.head_to_head = cli.small ? 3 : cli.quick ? 10 : 20;  // best copy vs cudaMemcpy, alternating
     o.l2_factor = cli.get_number("--l2-factor");
     if (cli.has("--array-mib")) o.array_bytes = std::uint64_t(cli.get_integer("--array-mib")) << 20;
     // --small, for the sanitizers (not a DRAM figure): 16 MiB arrays (64 without it) and 2
@@ -182,6 +183,13 @@ int main(int argc, char** argv) {
     t.print();
     std::printf("\ncudaMemcpy D2D (%.0f MiB, read + written): %.0f GB/s; cudaMemset: %.0f GB/s\n",
                 double(r.array_bytes) / 1048576.0, r.memcpy->gb_per_s(), r.memset->gb_per_s());
+    if (r.copy_vs_memcpy)
+      std::printf(
+          "best copy point (%s, %s) vs cudaMemcpy in %zu alternating rounds: %.3f x "
+          "(median of the paired ratios)\n",
+          r.head_to_head[0].params.at("case").as_string().c_str(),
+          r.head_to_head[0].params.at("config").as_string().c_str(), o.head_to_head,
+          *r.copy_vs_memcpy);
     cuprobe::json& x = res.extra("dram_bandwidth");
     x["nominal_gb_per_s"] = peak;
     x["memcpy_gb_per_s"] = r.memcpy->gb_per_s();
@@ -195,7 +203,9 @@ int main(int argc, char** argv) {
       x["best_by_case"][name]["config"] = r.all[i].params.at("config");
     }
     if (r.best_by_pattern.count(gen::stream_pattern::copy))
-      x["copy_vs_memcpy"] = r.best(gen::stream_pattern::copy).gb_per_s() / r.memcpy->gb_per_s();
+      x["copy_vs_memcpy_sweep"] =
+          r.best(gen::stream_pattern::copy).gb_per_s() / r.memcpy->gb_per_s();
+    if (r.copy_vs_memcpy) x["copy_vs_memcpy"] = *r.copy_vs_memcpy;
     if (r.best_by_pattern.count(gen::stream_pattern::read)) {
       const double read_bw = *r.best(gen::stream_pattern::read).rate.bytes_per_s;
       const auto ll = cuprobe::model::littles_law::from(
@@ -215,6 +225,7 @@ int main(int argc, char** argv) {
     for (auto& m : r.all) res.add(std::move(m));
     res.add(std::move(*r.memcpy));
     res.add(std::move(*r.memset));
+    for (auto& m : r.head_to_head) res.add(std::move(m));
     res.add(lat);
     res.print_ceilings();
     res.write(cli);

@@ -50,7 +50,8 @@ CUPROBE_GPU_TEST_CASE("latency_ladder: L1 < L2 < DRAM, shared memory below L1, p
 }
 
 CUPROBE_GPU_TEST_CASE(
-    "dram_sweep: validated points, best per pattern, peers; small arrays are flagged") {
+    "dram_sweep: validated points, best per pattern, peers, the copy head-to-head; small arrays "
+    "are flagged") {
   const auto dev = cuprobe::device_info::query();
   const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg>, gen::all_patterns,
                           gen::all_modes, gen::all_grids>
@@ -62,6 +63,7 @@ CUPROBE_GPU_TEST_CASE(
   // 5R1W touches 6 arrays: at L2 / 2 each even it stays below 4 x the L2, so every point must
   // be flagged.
   o.array_bytes = dev.l2_bytes / 2;
+  o.head_to_head = 4;  // the best copy point against cudaMemcpy, alternating
   const auto r = ex::dram_sweep(dev, kernels, o, nothing);
   // read: 2 modes; write, copy, mixed: 2 modes + 1 covering shape.
   CHECK(r.all.size() == 2 + 3 * 3);
@@ -76,6 +78,19 @@ CUPROBE_GPU_TEST_CASE(
   REQUIRE(r.memset);
   CUPROBE_TIMING_CHECK(r.memcpy->gb_per_s() > 10);
   CHECK(r.best_by_case.size() == r.all.size());  // one shape per case
+  // The head-to-head: the sweep's best copy point (its case and config) and cudaMemcpy, 4
+  // rounds each, validated; the paired ratio is theirs.
+  REQUIRE(r.head_to_head.size() == 2);
+  const auto& best = r.best(gen::stream_pattern::copy);
+  CHECK(r.head_to_head[0].params.at("case").as_string() == best.params.at("case").as_string());
+  CHECK(r.head_to_head[0].params.at("config").as_string() == best.params.at("config").as_string());
+  CHECK(r.head_to_head[1].name == "memcpy.d2d");
+  for (const auto& m : r.head_to_head) CHECK(m.samples.size() == 4);
+  REQUIRE(r.copy_vs_memcpy);
+  CHECK(*r.copy_vs_memcpy ==
+        doctest::Approx(*cuprobe::paired_ratio(r.head_to_head[0], r.head_to_head[1])));
+  CUPROBE_TIMING_CHECK(*r.copy_vs_memcpy > 0.3);
+  CUPROBE_TIMING_CHECK(*r.copy_vs_memcpy < 3);
 }
 
 CUPROBE_GPU_TEST_CASE("cache curves, levels and the L2 read, write and copy bandwidth") {

@@ -379,6 +379,22 @@ TEST_CASE("measure_interleaved: refuses graphs, an empty list and an empty conte
                        doctest::Contains("batch"), cuprobe::error);
 }
 
+TEST_CASE("paired_ratio: the median of same-round rate ratios, scaled by the declared work") {
+  cuprobe::measurement mine, peer;
+  mine.declared = cuprobe::work::bytes_moved(2e9, 2e9, "N read + N written");
+  peer.declared = cuprobe::work::bytes_moved(1e9, 1e9, "half of it");
+  mine.samples = {2.0, 1.0, 4.0, 0.0};  // a slow round, a fast one: the pairs still agree
+  peer.samples = {1.1, 0.5, 2.2};       // the fourth round has no peer sample: left out
+  // per round: 2 x peer / mine = 1.1, 1.0, 1.1 -> 1.1
+  CHECK(cuprobe::paired_ratio(mine, peer).value() == doctest::Approx(1.1));
+  const std::vector<std::size_t> fast = {1};
+  CHECK(cuprobe::paired_ratio(mine, peer, &fast).value() == doctest::Approx(1.0));
+  mine.declared = peer.declared = cuprobe::work::flop_count(5, 1, "same FLOP");
+  CHECK(cuprobe::paired_ratio(mine, peer).value() == doctest::Approx(0.55));
+  peer.samples.clear();
+  CHECK_FALSE(cuprobe::paired_ratio(mine, peer).has_value());
+}
+
 TEST_CASE("sweep: cartesian and zipped expansion") {
   using cuprobe::sweep::axis;
   const auto c = cuprobe::sweep::cartesian({axis("a", {1, 2}), axis("b", {"x", "y", "z"})});

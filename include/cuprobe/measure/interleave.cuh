@@ -30,6 +30,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -145,6 +146,28 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
     m.with_param("interleaved", int(n)).with_param("interleave_group", name);
   }
   return out;
+}
+
+/// The headline of a head-to-head: the median over the rounds (all, or those listed) of
+/// mine's rate / peer's rate in the same round, a sample's rate being its declared work (bytes
+/// moved when both declare bytes, else FLOP, else ops, else 1) over its time. Pairing the
+/// rounds cancels what changes between them (the card's power state); empty when no round has
+/// both samples.
+inline std::optional<double> paired_ratio(const measurement& mine, const measurement& peer,
+                                          const std::vector<std::size_t>* rounds = nullptr) {
+  const work &a = mine.declared, &b = peer.declared;
+  const double scale = a.bytes() > 0 && b.bytes() > 0 ? a.bytes() / b.bytes()
+                       : a.flops > 0 && b.flops > 0   ? a.flops / b.flops
+                       : a.ops > 0 && b.ops > 0       ? a.ops / b.ops
+                                                      : 1.0;
+  std::vector<double> x;
+  const std::size_t n = std::min(mine.samples.size(), peer.samples.size());
+  for (std::size_t k = 0; k < n; ++k)
+    if (mine.samples[k] > 0 &&
+        (!rounds || std::find(rounds->begin(), rounds->end(), k) != rounds->end()))
+      x.push_back(scale * peer.samples[k] / mine.samples[k]);
+  if (x.empty()) return std::nullopt;
+  return median(x);
 }
 
 }  // namespace cuprobe

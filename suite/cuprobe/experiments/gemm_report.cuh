@@ -424,19 +424,12 @@ class gemm_bench {
       if (!b || score(r) > score(*b)) b = &r;
     return b;
   }
-  /// Median over the rounds (all, or those listed) of cuBLASLt's time / the row's time in
-  /// the same round.
+  /// Median over the rounds (all, or those listed) of the row's rate / cuBLASLt's in the same
+  /// round (measure/interleave.cuh).
   std::optional<double> paired_ratio(const gemm_row& r,
                                      const std::vector<std::size_t>* rounds = nullptr) const {
     if (!h2h_peer_) return std::nullopt;
-    const auto &p = h2h_peer_->samples, &q = r.m.samples;
-    std::vector<double> x;
-    const std::size_t n = std::min(p.size(), q.size());
-    for (std::size_t k = 0; k < n; ++k)
-      if (q[k] > 0 && (!rounds || std::count(rounds->begin(), rounds->end(), k)))
-        x.push_back(p[k] / q[k]);
-    if (x.empty()) return std::nullopt;
-    return median(x);
+    return ::cuprobe::paired_ratio(r.m, *h2h_peer_, rounds);
   }
   /// The rounds before and after a step in cuBLASLt's time (the card changed power state).
   two_levels h2h_levels() const {

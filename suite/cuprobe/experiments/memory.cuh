@@ -28,6 +28,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/gen/stream.cuh"
+#include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/runner.cuh"
 
 namespace cuprobe::experiments {
@@ -181,6 +182,9 @@ struct dram_sweep_options {
   std::optional<std::uint64_t> array_bytes;  ///< default dram_array_bytes() for the patterns
   double l2_factor = 8;                      ///< arrays at least this many times the L2
   bool peers = true;  ///< cudaMemcpy (copy) and cudaMemset (write) on the arrays
+  /// Rounds of the best copy point against cudaMemcpy in alternation on the same arrays
+  /// (copy_head_to_head; 0: none, the ratio is then the sweep's best over one memcpy figure).
+  std::size_t head_to_head = 0;
   run_options run = run_options::fixed(2, 10);
 
   void validate() const {
@@ -198,6 +202,7 @@ struct dram_sweep_options {
                                         " threads are outside 32 .. 1024");
     require(passes >= 1 && passes <= 4096, "dram_sweep: passes must be 1 .. 4096");
     require(l2_factor >= 1 && l2_factor <= 1024, "dram_sweep: l2_factor must be 1 .. 1024");
+    require(head_to_head <= 1000, "dram_sweep: head_to_head must be 0 .. 1000 rounds");
     require(!array_bytes || *array_bytes >= 4096, "dram_sweep: array_bytes must be at least 4 KiB");
     validate_options(run, "dram_sweep");
   }
@@ -209,6 +214,10 @@ struct dram_sweep_result {
   std::map<gen::stream_pattern, std::size_t> best_by_pattern;
   std::optional<measurement> memcpy, memset;  ///< on the copy and write arrays
   std::uint64_t array_bytes = 0;
+  /// With head_to_head rounds: the best copy point and cudaMemcpy measured in alternation, and
+  /// the median over the rounds of their paired ratio (measure/interleave.cuh).
+  std::vector<measurement> head_to_head;
+  std::optional<double> copy_vs_memcpy;
 
   const measurement& best(gen::stream_pattern p) const {
     const auto it = best_by_pattern.find(p);
@@ -217,6 +226,56 @@ struct dram_sweep_result {
     return all[it->second];
   }
 };
+
+/// The copy kernel `k` on `shape` and cudaMemcpy, on the same arrays of the copy workload `w`,
+/// in alternation for `rounds` rounds (measure_interleaved: each takes each place in a round
+/// equally often; a sample is one launch, all its passes): [0] the kernel, [1] cudaMemcpy. Why:
+/// the sweep's best point is the largest of many samples' medians, set against one memcpy
+/// measurement taken at another moment; pairing the rounds removes both biases. The kernel's
+/// output is validated after one more launch of its own (cudaMemcpy writes the same arrays).
+inline std::vector<measurement> copy_head_to_head(const gen::stream_kernel& k,
+                                                  gen::stream_workload& w,
+                                                  const launch_shape& shape, std::uint32_t passes,
+                                                  run_options o, std::size_t rounds) {
+  require(k.pattern == gen::stream_pattern::copy && w.pattern() == gen::stream_pattern::copy &&
+              k.element_bytes == w.element_bytes(),
+          "copy_head_to_head: '" + k.name() + "' is not a copy kernel of the workload's width");
+  const gen::stream_args a = w.args(shape, k.mode, k.mode == loop_mode::in_kernel ? passes : 1);
+  const gen::stream_bytes b = w.bytes();
+  const std::size_t bytes = w.elements() * w.element_bytes();
+  o.mode = loop_mode::launches;
+  o.iterations = 1;
+  o.stop = stopping_rule::fixed(rounds);
+  const auto dram = data_source::dram;
+  auto ms = measure_interleaved(
+      "dram.copy_vs_memcpy",
+      {contestant(
+           "stream.copy", [&](cudaStream_t s) { k.launch(shape, a, s); },
+           work::bytes_moved(double(b.bytes_read), double(b.bytes_written), b.rule, dram,
+                             w.working_set_bytes())),
+       contestant(
+           "memcpy.d2d",
+           [&](cudaStream_t s) {
+             CUPROBE_CHECK(cudaMemcpyAsync(w.output().data(), w.input(0).data(), bytes,
+                                           cudaMemcpyDeviceToDevice, s));
+           },
+           work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written",
+                             dram, 2.0 * double(bytes)))},
+      o);
+  w.poison_outputs();
+  k.launch(shape, a, nullptr);
+  CUPROBE_CHECK(cudaGetLastError());
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  w.check().require();
+  const int sms = current_device().sm_count;
+  ms[0]
+      .with_launch(shape)
+      .with_param("case", k.name())
+      .with_param("loop", to_string(k.mode))
+      .with_param("config", stream_config(k.grid, shape, sms));
+  for (auto& m : ms) m.with_param("array_bytes", double(bytes));
+  return ms;
+}
 
 /// Measures every selected kernel of `kernels` on every shape (see dram_sweep_options), one
 /// workload per pattern and width; `progress(label)` is called before each point.
@@ -243,6 +302,9 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
       if (!any) continue;
       gen::stream_workload w(pattern, width, res.array_bytes / width);
       w.fill_inputs(1);
+      const gen::stream_kernel* best_k = nullptr;  // this width's best point, for the head-to-head
+      launch_shape best_shape;
+      double best_bw = 0;
       const auto point = [&](const gen::stream_kernel& k, const launch_shape& shape) {
         progress(k.name() + " " + stream_config(k.grid, shape, dev.sm_count));
         auto r = stream_bandwidth(k, w, shape, k.mode, o.passes, o.run, data_source::dram);
@@ -251,6 +313,11 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
         r.m.with_param("case", name);
         const std::size_t i = res.all.size();
         const double bw = r.m.gb_per_s();
+        if (bw > best_bw) {
+          best_k = &k;
+          best_shape = shape;
+          best_bw = bw;
+        }
         res.all.push_back(std::move(r.m));
         auto c = res.best_by_case.find(name);
         if (c == res.best_by_case.end() || bw > res.all[c->second].gb_per_s())
@@ -273,6 +340,12 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
         progress("cudaMemcpy D2D");
         res.memcpy =
             memcpy_bandwidth(w.output().data(), w.input(0).data(), w.elements() * width, o.run);
+        if (o.head_to_head > 0 && best_k) {
+          progress("best copy point vs cudaMemcpy, interleaved");
+          res.head_to_head =
+              copy_head_to_head(*best_k, w, best_shape, o.passes, o.run, o.head_to_head);
+          res.copy_vs_memcpy = paired_ratio(res.head_to_head[0], res.head_to_head[1]);
+        }
       }
       if (o.peers && pattern == gen::stream_pattern::write && !res.memset) {
         progress("cudaMemset");
