@@ -39,6 +39,16 @@ cuprobe_add_sass_test(tma_store_bulk SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x3" "CCTL\\.IVALL"
            "DEPBAR\\.LE SB0, 0x0" "CCTL\\.IVALL"
   LABELS tma)
+# The copy stream: loads before the loop and in it (UBLKCP.S.G x2), one store (UBLKCP.G.S) after
+# the wait on the stage and the proxy fence, its commit, the bound that frees the previous
+# stage (DEPBAR.LE SB0, 0x1) before the next load, and the drain at the end.
+cuprobe_add_sass_test(tma_copy_stream SOURCE ${_tma_probe} OPTIONS -DNDEBUG
+  FUNCTION "tma_copy_stream_kernelILi4EE"
+  CHECK "^UBLKCP\\.S\\.G == 2" "^UBLKCP\\.G\\.S == 1" "UTMACMDFLUSH == 1" "DEPBAR\\.LE SB0, 0x1 == 1"
+        "DEPBAR\\.LE SB0, 0x0 == 1" "!LDL|STL"
+  SEQUENCE "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT" "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "UTMACMDFLUSH"
+           "DEPBAR\\.LE SB0, 0x1" "SYNCS\\.ARRIVE\\.TRANS64" "UBLKCP\\.S\\.G" "DEPBAR\\.LE SB0, 0x0"
+  LABELS tma)
 cuprobe_add_sass_test(tma_store_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   FUNCTION "${_tma_store}1ELi8EE"
   CHECK "^UTMASTG\\.2D == 1" "DEPBAR\\.LE SB0, 0x7 == 2" "!LDL|STL" LABELS tma)

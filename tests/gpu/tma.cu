@@ -124,6 +124,47 @@ CUPROBE_GPU_TEST_CASE(
                        << ", write peer " << r.write_peer->gb_per_s());
 }
 
+CUPROBE_GPU_TEST_CASE(
+    "tma_streams: the copy stream copies every byte and meets cudaMemcpy in alternating rounds") {
+  const auto dev = cuprobe::device_info::query();
+  if (!has_tma(dev)) return;
+  ex::tma_stream_options o;
+  o.loads = o.stores = o.peers = false;
+  o.copies_too = true;
+  o.copy_rounds = 3;
+  o.copy_bytes = {4096, 32768};
+  o.stages = {1, 2, 8};
+  o.ctas_per_sm = {1, 2};
+  o.array_bytes = std::uint64_t(cuprobe::testing::under_sanitizer() ? 4 : 48) << 20;
+  o.run = cuprobe::run_options::fixed(1, 2);
+  const auto r = ex::tma_streams(dev, o, [](const std::string&) {});
+  // 2 sizes x 2 stage counts (the copy needs 2 or more) x 2 CTA counts; 32 KiB x 8 stages is
+  // more shared memory than a block may have: skipped with a sentence.
+  CHECK(r.copies.size() == 6);
+  CHECK(r.skipped.size() == 2);
+  CHECK(r.loads.empty());
+  CHECK(r.stores.empty());
+  for (const auto& m : r.copies) {
+    INFO(m.params.at("case").as_string());
+    CHECK(m.params.at("valid").as_bool());
+    CHECK(m.params.at("direction").as_string() == "copy");
+    CHECK(m.declared.bytes_read == m.declared.bytes_written);
+    CHECK(m.gb_per_s() > 0);
+    CHECK(cuprobe::has_flag(m.flags, "cache_resident"));  // 2 x 48 MiB fit the L2's reach
+  }
+  REQUIRE(r.copy_head_to_head.size() == 2);
+  CHECK(r.copy_head_to_head[0].params.at("case").as_string() ==
+        r.best_copy().params.at("case").as_string());
+  CHECK(r.copy_head_to_head[1].name == "memcpy.d2d");
+  for (const auto& m : r.copy_head_to_head) CHECK(m.samples.size() == 3);
+  REQUIRE(r.copy_vs_memcpy);
+  CUPROBE_TIMING_CHECK(*r.copy_vs_memcpy > 0.1);
+  CUPROBE_TIMING_CHECK(*r.copy_vs_memcpy < 10);
+  MESSAGE("best TMA copy " << r.best_copy().gb_per_s() << " GB/s ("
+                           << r.best_copy().params.at("case").as_string() << "), "
+                           << *r.copy_vs_memcpy << " x cudaMemcpy (paired)");
+}
+
 namespace {
 /// One launch of the multicast stream kernel in `clusters` clusters of `n`; the per-rank sums.
 std::vector<std::uint32_t> multicast_sums(const cuprobe::device_buffer<std::uint32_t>& array,

@@ -54,6 +54,11 @@ TEST_CASE("tma_streams refuses options it cannot run, naming the field") {
   refused(with([](auto& o) { o.run.graph = true; }), "the load check counts launches");
   refused(with([](auto& o) { o.run.batch = 4; }), "leave run.batch = 1");
   refused(with([](auto& o) { o.run.warmup = std::size_t(-1); }), "tma_streams");
+  refused(with([](auto& o) {
+            o.copies_too = true;
+            o.copy_rounds = 0;
+          }),
+          "copy_rounds must be 1 .. 1000");
   refused(with([](auto& o) { o.store_issuers = {0}; }), "store issuers are 1 .. 4");
   refused(with([](auto& o) { o.store_issuers = {5}; }), "got 5");
   refused(with([](auto& o) {
@@ -101,6 +106,28 @@ TEST_CASE("stream kernels are chosen by copy kind and stage count") {
                        Contains("stages must be 1, 2, 4 or 8, got 3"), cuprobe::error);
   CHECK(std::string(gen::to_string(gen::tma_copy::bulk)) == "bulk");
   CHECK(std::string(gen::to_string(gen::tma_copy::tensor)) == "tensor");
+  // The copy stream: 2, 4 or 8 stages (a stage is reloaded only after its store has read it).
+  CHECK(addr(gen::tma_copy_stream_kernel_for(4)) == addr(gen::tma_copy_stream_kernel<4>));
+  CHECK(addr(gen::tma_copy_stream_kernel_for(2)) != addr(gen::tma_copy_stream_kernel_for(8)));
+  CHECK_THROWS_WITH_AS(gen::tma_copy_stream_kernel_for(1), Contains("must be 2, 4 or 8, got 1"),
+                       cuprobe::error);
+  CHECK_THROWS_WITH_AS(gen::tma_copy_stream_kernel_for(3), Contains("got 3"), cuprobe::error);
+}
+
+TEST_CASE("copy stream points: bulk, 2 stages or more, interleaved, the whole grid") {
+  ex::tma_stream_options o;  // 6 sizes x stages 1, 2, 4, 8 x 3 CTA counts
+  o.orders = {gen::tma_order::interleaved, gen::tma_order::contiguous};
+  o.grid_fractions = {1.0, 0.5};
+  const auto v = ex::detail::tma_stream_points(o, ex::detail::tma_direction::copy);
+  CHECK(v.size() == 6 * 3 * 3);  // the 1-stage points dropped; no order or fraction axis
+  for (const auto& p : v) {
+    CHECK(p.copy == gen::tma_copy::bulk);
+    CHECK(p.stages >= 2);
+    CHECK(p.order == gen::tma_order::interleaved);
+    CHECK(p.grid_fraction == 1.0);
+  }
+  CHECK(ex::detail::tma_point_name(v.front(), ex::detail::tma_direction::copy) ==
+        "copy bulk 1 KiB x2 stages, 1 CTA/SM");
 }
 
 TEST_CASE("stream shapes: threads, shared memory and the expected checksum") {
@@ -121,12 +148,13 @@ TEST_CASE("stream shapes: threads, shared memory and the expected checksum") {
 TEST_CASE("stream point names and grids: defaults say nothing, variants say what changed") {
   using ex::detail::tma_point;
   const tma_point plain{gen::tma_copy::bulk, 4096, 8, 1};
-  CHECK(ex::detail::tma_point_name(plain, true) == "store bulk 4 KiB x8 stages, 1 CTA/SM");
+  CHECK(ex::detail::tma_point_name(plain, ex::detail::tma_direction::store) ==
+        "store bulk 4 KiB x8 stages, 1 CTA/SM");
   tma_point v = plain;
   v.wait = gen::tma_store_wait::complete;
   v.issuers = 2;
   v.grid_fraction = 0.5;
-  CHECK(ex::detail::tma_point_name(v, true) ==
+  CHECK(ex::detail::tma_point_name(v, ex::detail::tma_direction::store) ==
         "store bulk 4 KiB x8 stages, 1 CTA/SM, wait_group, 2 issuers, 0.5 of the grid");
   CHECK(ex::detail::tma_grid_ctas(132, 1, 1.0) == 132);
   CHECK(ex::detail::tma_grid_ctas(132, 1, 0.5) == 66);
@@ -216,20 +244,21 @@ TEST_CASE("multicast sizes: slices, threads, names, and which point is best") {
 
 TEST_CASE("stream points: the store axes vary the stores only, hints the bulk stores only") {
   ex::tma_stream_options o;  // 2 copies x 6 sizes x 4 stage counts x 3 CTA counts
-  CHECK(ex::detail::tma_stream_points(o, false).size() == 144);
-  CHECK(ex::detail::tma_stream_points(o, true).size() == 144);
+  CHECK(ex::detail::tma_stream_points(o, ex::detail::tma_direction::load).size() == 144);
+  CHECK(ex::detail::tma_stream_points(o, ex::detail::tma_direction::store).size() == 144);
   o.store_hints = {gen::tma_store_hint::none, gen::tma_store_hint::evict_first};
   o.store_waits = {gen::tma_store_wait::read, gen::tma_store_wait::complete};
   o.store_issuers = {1, 2};
   o.grid_fractions = {1.0, 0.5};
-  CHECK(ex::detail::tma_stream_points(o, false).size() == 144 * 2);
+  CHECK(ex::detail::tma_stream_points(o, ex::detail::tma_direction::load).size() == 144 * 2);
   // bulk: 2 hints x 2 waits x 2 issuers; tensor: no hint, 2 waits x 2 issuers (x 2 fractions).
-  CHECK(ex::detail::tma_stream_points(o, true).size() == 72 * 2 * (8 + 4));
-  for (const auto& p : ex::detail::tma_stream_points(o, false)) {
+  CHECK(ex::detail::tma_stream_points(o, ex::detail::tma_direction::store).size() ==
+        72 * 2 * (8 + 4));
+  for (const auto& p : ex::detail::tma_stream_points(o, ex::detail::tma_direction::load)) {
     CHECK(p.hint == gen::tma_store_hint::none);
     CHECK(p.wait == gen::tma_store_wait::read);
     CHECK(p.issuers == 1);
   }
-  for (const auto& p : ex::detail::tma_stream_points(o, true))
+  for (const auto& p : ex::detail::tma_stream_points(o, ex::detail::tma_direction::store))
     if (p.copy == gen::tma_copy::tensor) CHECK(p.hint == gen::tma_store_hint::none);
 }

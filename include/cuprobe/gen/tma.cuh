@@ -38,7 +38,15 @@
 //   them). The output is checked by
 //   tma_store_check_kernel: word i of the array must be i mod (copy_bytes / 4). Bulk stores may
 //   carry an L2 policy (tma_store_hint::evict_first: createpolicy + .L2::cache_hint).
-// - Chunk order (both streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
+// - Copy stream (bulk). One thread per CTA (a block of one warp) moves each chunk from src to
+//   dst through a ring of Stages buffers: a bulk load that completes on the stage's mbarrier,
+//   then, once it has landed, a bulk store from that buffer. The stage is loaded again (with
+//   the chunk Stages - 1 ahead) once its store has read it: after each store, wait_group_read<1>
+//   frees the previous chunk's stage, so Stages - 1 loads and up to 2 stores are in flight. A
+//   proxy fence sits between the wait and the store (the landed bytes, seen through the
+//   mbarrier, ordered before the store's read). Validated against the input
+//   (tma_store_mismatches with period = words, the input being tma_iota_kernel's).
+// - Chunk order (all streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
 //   (CTA b copies the b-th of grid equal ranges); tma_order.
 // - Latency. chase_bulk_load<Bytes> / chase_tensor_load<Bytes> are load functors for
 //   gen::chase_kernel (gen/chase.cuh): one hop = one copy of Bytes at the node into static
@@ -109,8 +117,8 @@ inline constexpr std::size_t tma_stream_smem_bytes(std::uint32_t copy_bytes, uns
 
 /// The arguments of the TMA load and store stream kernels.
 struct tma_stream_args {
-  const void* src = nullptr;                 ///< load, bulk: the array
-  void* dst = nullptr;                       ///< store, bulk: the array
+  const void* src = nullptr;                 ///< load, copy (bulk): the array read
+  void* dst = nullptr;                       ///< store, copy (bulk): the array written
   const CUtensorMap* map = nullptr;          ///< tensor: the array as [rows][128 B] (global memory)
   std::uint64_t chunks = 0;                  ///< copies per pass: array bytes / copy_bytes
   std::uint32_t copy_bytes = 0;              ///< bytes per copy: a multiple of 16 (tensor: of 1024)
@@ -251,6 +259,46 @@ __global__ void tma_store_stream_kernel(tma_stream_args a) {
   ptx::bulk::wait_group<0>();
 }
 
+/// The copy stream (see the file comment): src to dst, bulk copies only. blockDim.x = 32;
+/// dynamic shared memory tma_stream_smem_bytes(copy_bytes, Stages).
+template <int Stages>
+__global__ void tma_copy_stream_kernel(tma_stream_args a) {
+  static_assert(Stages >= 2 && Stages <= int(tma_max_stages), "Stages must be 2 .. 8");
+  extern __shared__ unsigned char tma_stream_raw[];
+  __shared__ ptx::mbarrier::object full[Stages];
+  if (threadIdx.x != 0) return;
+  unsigned char* buf = detail::tma_aligned_smem(tma_stream_raw);
+  for (int s = 0; s < Stages; ++s) ptx::mbarrier::init(&full[s], 1);
+  ptx::mbarrier::fence_init();
+  const detail::tma_chunks k(a);
+  const std::uint64_t per_pass = k.end > k.begin ? (k.end - k.begin + k.step - 1) / k.step : 0;
+  const std::uint64_t n = per_pass * a.passes;  // copies of this CTA
+  // The chunk after c, the passes in turn (no 64-bit division per chunk).
+  const auto next = [&](std::uint64_t c) { return c + k.step < k.end ? c + k.step : k.begin; };
+  const auto stage = [&](std::uint64_t i) { return buf + (i % Stages) * a.copy_bytes; };
+  std::uint64_t loaded = 0, to_load = k.begin, to_store = k.begin;
+  const auto load = [&] {  // copy number `loaded`, chunk `to_load`
+    auto* bar = &full[loaded % Stages];
+    ptx::mbarrier::arrive_expect_tx(bar, a.copy_bytes);
+    ptx::bulk::load(stage(loaded),
+                    static_cast<const unsigned char*>(a.src) + to_load * a.copy_bytes, bar,
+                    a.copy_bytes);
+    ++loaded;
+    to_load = next(to_load);
+  };
+  while (loaded < n && loaded + 1 < Stages) load();
+  for (std::uint64_t i = 0; i < n; ++i, to_store = next(to_store)) {
+    ptx::mbarrier::wait(&full[i % Stages], std::uint32_t(i / Stages % 2));  // fill i / Stages
+    ptx::fence_proxy_async_shared_cta();
+    ptx::bulk::store(static_cast<unsigned char*>(a.dst) + to_store * a.copy_bytes, stage(i),
+                     a.copy_bytes);
+    ptx::bulk::commit_group();
+    ptx::bulk::wait_group_read<1>();  // copy i - 1's store has read its stage: reload it
+    if (loaded < n) load();           // copy i + Stages - 1, into the stage of copy i - 1
+  }
+  ptx::bulk::wait_group<0>();
+}
+
 /// Counts the words of a store stream's output that are not i mod period (into *bad).
 template <int = 0>
 __global__ void tma_store_check_kernel(const std::uint32_t* out, std::uint64_t words,
@@ -345,6 +393,15 @@ tma_stream_fn tma_stream_kernel_for(tma_copy copy, unsigned stages) {
     else
       return copy == tma_copy::bulk ? tma_load_stream_kernel<tma_copy::bulk, S>
                                     : tma_load_stream_kernel<tma_copy::tensor, S>;
+  });
+}
+/// The copy stream kernel with `stages` stages (2, 4 or 8).
+template <class T = void>
+tma_stream_fn tma_copy_stream_kernel_for(unsigned stages) {
+  require(stages != 1, "tma_copy_stream_kernel_for: stages must be 2, 4 or 8, got 1");
+  return detail::tma_pick_pow2(stages, "tma_copy_stream_kernel_for: stages", [](auto s) {
+    constexpr int S = decltype(s)::value < 2 ? 2 : decltype(s)::value;
+    return tma_copy_stream_kernel<S>;
   });
 }
 /// The load stream kernel of copy `c` with `stages` stages (1, 2, 4 or 8).

@@ -227,12 +227,32 @@ struct dram_sweep_result {
   }
 };
 
-/// The copy kernel `k` on `shape` and cudaMemcpy, on the same arrays of the copy workload `w`,
-/// in alternation for `rounds` rounds (measure_interleaved: each takes each place in a round
-/// equally often; a sample is one launch, all its passes): [0] the kernel, [1] cudaMemcpy. Why:
-/// the sweep's best point is the largest of many samples' medians, set against one memcpy
-/// measurement taken at another moment; pairing the rounds removes both biases. The kernel's
-/// output is validated after one more launch of its own (cudaMemcpy writes the same arrays).
+/// `mine` (a copy of `bytes` from src to dst) and cudaMemcpy of the same arrays, in alternation
+/// for `rounds` rounds (measure_interleaved: each takes each place in a round equally often; a
+/// sample is one launch): [0] mine, [1] cudaMemcpy; paired_ratio(r[0], r[1]) is the headline.
+/// Why: a sweep's best point is the largest of many samples' medians, set against one memcpy
+/// measurement taken at another moment; pairing the rounds removes both biases. cudaMemcpy
+/// writes what a copy writes: validate mine after a launch of its own.
+inline std::vector<measurement> versus_memcpy(contestant mine, void* dst, const void* src,
+                                              std::size_t bytes, run_options o,
+                                              std::size_t rounds) {
+  o.mode = loop_mode::launches;
+  o.iterations = 1;
+  o.stop = stopping_rule::fixed(rounds);
+  const double b = double(bytes);
+  contestant peer(
+      "memcpy.d2d",
+      [=](cudaStream_t s) {
+        CUPROBE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+      },
+      work::bytes_moved(b, b, "cudaMemcpy D2D: N read + N written", data_source::dram, 2.0 * b));
+  auto ms = measure_interleaved("dram.copy_vs_memcpy", {std::move(mine), std::move(peer)}, o);
+  for (auto& m : ms) m.with_param("array_bytes", b);
+  return ms;
+}
+
+/// The copy kernel `k` on `shape` against cudaMemcpy on the copy workload `w`'s arrays
+/// (versus_memcpy), the kernel's output validated after one more launch of its own.
 inline std::vector<measurement> copy_head_to_head(const gen::stream_kernel& k,
                                                   gen::stream_workload& w,
                                                   const launch_shape& shape, std::uint32_t passes,
@@ -242,38 +262,22 @@ inline std::vector<measurement> copy_head_to_head(const gen::stream_kernel& k,
           "copy_head_to_head: '" + k.name() + "' is not a copy kernel of the workload's width");
   const gen::stream_args a = w.args(shape, k.mode, k.mode == loop_mode::in_kernel ? passes : 1);
   const gen::stream_bytes b = w.bytes();
-  const std::size_t bytes = w.elements() * w.element_bytes();
-  o.mode = loop_mode::launches;
-  o.iterations = 1;
-  o.stop = stopping_rule::fixed(rounds);
-  const auto dram = data_source::dram;
-  auto ms = measure_interleaved(
-      "dram.copy_vs_memcpy",
-      {contestant(
-           "stream.copy", [&](cudaStream_t s) { k.launch(shape, a, s); },
-           work::bytes_moved(double(b.bytes_read), double(b.bytes_written), b.rule, dram,
-                             w.working_set_bytes())),
-       contestant(
-           "memcpy.d2d",
-           [&](cudaStream_t s) {
-             CUPROBE_CHECK(cudaMemcpyAsync(w.output().data(), w.input(0).data(), bytes,
-                                           cudaMemcpyDeviceToDevice, s));
-           },
-           work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written",
-                             dram, 2.0 * double(bytes)))},
-      o);
+  auto ms = versus_memcpy(contestant(
+                              "stream.copy", [&](cudaStream_t s) { k.launch(shape, a, s); },
+                              work::bytes_moved(double(b.bytes_read), double(b.bytes_written),
+                                                b.rule, data_source::dram, w.working_set_bytes())),
+                          w.output().data(), w.input(0).data(), w.elements() * w.element_bytes(), o,
+                          rounds);
   w.poison_outputs();
   k.launch(shape, a, nullptr);
   CUPROBE_CHECK(cudaGetLastError());
   CUPROBE_CHECK(cudaDeviceSynchronize());
   w.check().require();
-  const int sms = current_device().sm_count;
   ms[0]
       .with_launch(shape)
       .with_param("case", k.name())
       .with_param("loop", to_string(k.mode))
-      .with_param("config", stream_config(k.grid, shape, sms));
-  for (auto& m : ms) m.with_param("array_bytes", double(bytes));
+      .with_param("config", stream_config(k.grid, shape, current_device().sm_count));
   return ms;
 }
 

@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
@@ -48,6 +49,7 @@
 #include "cuprobe/gen/stream.cuh"
 #include "cuprobe/gen/tma.cuh"
 #include "cuprobe/hopper/tensor_map.cuh"
+#include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/runner.cuh"
 
 namespace cuprobe::experiments {
@@ -173,6 +175,11 @@ struct tma_stream_options {
   std::vector<double> grid_fractions = {1.0};
   unsigned consumer_warps = 4;
   bool loads = true, stores = true;
+  /// The copy stream too (bulk copies, the stage counts of 2 or more, interleaved chunks, the
+  /// whole grid) from the array into a second one, then its best point against cudaMemcpy on
+  /// the same arrays in copy_rounds alternating rounds.
+  bool copies_too = false;
+  std::size_t copy_rounds = 10;
   bool peers = true;                         ///< the ld.global / st.global streams, same size
   std::optional<std::uint64_t> array_bytes;  ///< default dram_array_bytes(dev, 1 array)
   run_options run = run_options::fixed(2, 10);
@@ -196,6 +203,8 @@ struct tma_stream_options {
               "tma_streams: grid fractions are in (0, 1], got " + std::to_string(f));
     require(!array_bytes || *array_bytes >= gen::tma_max_copy_bytes,
             "tma_streams: array_bytes must be at least 32 KiB");
+    require(!copies_too || (copy_rounds >= 1 && copy_rounds <= 1000),
+            "tma_streams: copy_rounds must be 1 .. 1000");
     require(run.batch == 1 && !run.graph,
             "tma_streams: the load check counts launches; leave run.batch = 1 and run.graph off");
     validate_options(run, "tma_streams");
@@ -203,13 +212,19 @@ struct tma_stream_options {
 };
 
 struct tma_stream_result {
-  std::vector<measurement> loads, stores;            ///< every point measured, validated
+  std::vector<measurement> loads, stores;  ///< every point measured, validated
+  std::vector<measurement> copies;         ///< copies_too: every copy point, validated
+  /// copies_too: the best copy point and cudaMemcpy in alternating rounds, and the median of
+  /// their paired ratios.
+  std::vector<measurement> copy_head_to_head;
+  std::optional<double> copy_vs_memcpy;
   std::vector<std::string> skipped;                  ///< points that do not fit, and why
   std::optional<measurement> read_peer, write_peer;  ///< best ld.global read / st.global write
   std::uint64_t array_bytes = 0;
 
   const measurement& best_load() const { return best(loads, "load"); }
   const measurement& best_store() const { return best(stores, "store"); }
+  const measurement& best_copy() const { return best(copies, "copy"); }
 
  private:
   static const measurement& best(const std::vector<measurement>& v, const char* what) {
@@ -254,13 +269,19 @@ inline unsigned tma_grid_ctas(unsigned sms, unsigned ctas_per_sm, double fractio
   return std::max(1u, static_cast<unsigned>(n + 0.5));
 }
 
+/// Which stream a point measures.
+enum class tma_direction { load, store, copy };
+inline const char* to_string(tma_direction d) {  ///< "load", "store" or "copy"
+  return d == tma_direction::load ? "load" : d == tma_direction::store ? "store" : "copy";
+}
+
 /// "load bulk 8 KiB x4 stages, 2 CTA/SM" (+ ", contiguous", ", evict_first", ", wait_group",
 /// ", 2 issuers", ", 0.5 of the grid" when not default).
-inline std::string tma_point_name(const tma_point& p, bool store) {
+inline std::string tma_point_name(const tma_point& p, tma_direction d) {
   char fraction[48] = "";
   if (p.grid_fraction != 1.0)
     std::snprintf(fraction, sizeof fraction, ", %g of the grid", p.grid_fraction);
-  return std::string(store ? "store " : "load ") + gen::to_string(p.copy) + " " +
+  return std::string(to_string(d)) + " " + gen::to_string(p.copy) + " " +
          std::to_string(p.copy_bytes / 1024) + " KiB x" + std::to_string(p.stages) + " stages, " +
          std::to_string(p.ctas_per_sm) + " CTA/SM" +
          (p.order == gen::tma_order::interleaved ? "" : ", contiguous") +
@@ -269,18 +290,23 @@ inline std::string tma_point_name(const tma_point& p, bool store) {
          (p.issuers == 1 ? "" : ", " + std::to_string(p.issuers) + " issuers") + fraction;
 }
 
-/// One stream point on `array` (uint32 words); nullopt (and a sentence in r.skipped) when its
-/// blocks do not fit.
+/// One stream point on `array` (uint32 words; the copy stream reads it, holding word i = i, and
+/// writes `out`); nullopt (and a sentence in r.skipped) when its blocks do not fit.
 template <class T = void>
 std::optional<measurement> tma_stream_point(const device_info& dev,
                                             device_buffer<std::uint32_t>& array, const tma_point& p,
-                                            bool store, const tma_stream_options& o,
-                                            tma_stream_result& r) {
-  const auto kernel = store ? gen::tma_store_stream_kernel_for<T>(p.copy, p.stages)
-                            : gen::tma_load_stream_kernel_for<T>(p.copy, p.stages);
-  const unsigned threads = gen::tma_stream_threads(o.consumer_warps);
+                                            tma_direction d, const tma_stream_options& o,
+                                            tma_stream_result& r,
+                                            device_buffer<std::uint32_t>* out = nullptr) {
+  const bool store = d == tma_direction::store, copy = d == tma_direction::copy;
+  require(!copy || (out && p.copy == gen::tma_copy::bulk && array.size() < (1ull << 32)),
+          "tma_streams: the copy stream copies bulk, into a second array, of below 2^32 words");
+  const auto kernel = copy    ? gen::tma_copy_stream_kernel_for<T>(p.stages)
+                      : store ? gen::tma_store_stream_kernel_for<T>(p.copy, p.stages)
+                              : gen::tma_load_stream_kernel_for<T>(p.copy, p.stages);
+  const unsigned threads = copy ? 32u : gen::tma_stream_threads(o.consumer_warps);
   const std::size_t smem = gen::tma_stream_smem_bytes(p.copy_bytes, p.stages);
-  const std::string name = tma_point_name(p, store);
+  const std::string name = tma_point_name(p, d);
   if (smem > dev.smem_per_block_optin) {
     r.skipped.push_back(name + ": " + std::to_string(smem) + " bytes of shared memory exceed the " +
                         std::to_string(dev.smem_per_block_optin) + " a block may use");
@@ -309,7 +335,11 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
     a.map = map.data();
   }
   device_buffer<std::uint32_t> sum(1);
-  if (store) {
+  if (copy) {
+    a.src = array.data();
+    a.dst = out->data();
+    out->poison();
+  } else if (store) {
     a.dst = array.data();
     array.poison();
   } else {
@@ -325,24 +355,28 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
   ro.mode = loop_mode::launches;
   ro.iterations = 1;
   measurement m = measure(
-      store ? "tma.store" : "tma.load",
+      std::string("tma.") + to_string(d),
       [&](cudaStream_t s) {
         kernel<<<shape.grid, shape.block, shape.dynamic_smem, s>>>(a);
         CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_stream_kernel");
         ++launches;
       },
-      work::bytes_moved(store ? 0 : double(bytes), store ? double(bytes) : 0,
-                        std::string(store ? "bytes stored" : "bytes loaded") +
-                            " from shared memory per pass (one pass per launch)",
-                        data_source::dram, double(bytes)),
+      work::bytes_moved(store ? 0 : double(bytes), store || copy ? double(bytes) : 0,
+                        std::string(copy    ? "bytes loaded into and stored from"
+                                    : store ? "bytes stored from"
+                                            : "bytes loaded into") +
+                            " shared memory per pass (one pass per launch)",
+                        data_source::dram, (copy ? 2.0 : 1.0) * double(bytes)),
       ro);
   cuprobe::synchronize_device("experiments::tma (the validation launch)");
   bool valid = false;
-  if (store) {
+  if (store || copy) {  // a store writes word i as i mod the buffer's words, a copy as i
     const unsigned long long n = gen::tma_store_mismatches(
-        array.data(), bytes / 4, p.copy_bytes / 4, unsigned(dev.sm_count) * 8);
+        (copy ? out : &array)->data(), bytes / 4,
+        copy ? std::uint32_t(bytes / 4) : p.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     require(n == 0, "tma_streams: " + name + " left " + std::to_string(n) +
-                        " words of the output different from what the shared buffers held");
+                        " words of the output different from " +
+                        (copy ? "the input" : "what the shared buffers held"));
     valid = true;
   } else {
     const std::uint32_t want = static_cast<std::uint32_t>(launches) * gen::tma_iota_sum(bytes / 4);
@@ -358,7 +392,7 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
   m.with_launch(shape)
       .with_kernel(kernel_attributes::of(kernel, int(threads)))
       .with_param("case", name)
-      .with_param("direction", store ? "store" : "load")
+      .with_param("direction", to_string(d))
       .with_param("copy", gen::to_string(p.copy))
       .with_param("copy_bytes", p.copy_bytes)
       .with_param("copy_kib", p.copy_bytes / 1024)
@@ -370,7 +404,7 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
       .with_param("grid_fraction", p.grid_fraction)
       .with_param("ctas", shape.grid.x)
       .with_param("ctas_per_sm", p.ctas_per_sm)
-      .with_param("consumer_warps", store ? 0u : o.consumer_warps)
+      .with_param("consumer_warps", d == tma_direction::load ? o.consumer_warps : 0u)
       .with_param("bytes_in_flight_per_sm", double(in_flight))
       .with_param("array_bytes", double(bytes))
       .with_param("tbps", m.gb_per_s() / 1e3)
@@ -379,9 +413,18 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
 }
 
 /// The points of one direction, in sweep order. The store axes (hints, waits, issuers) vary the
-/// stores only, and L2 hints only bulk stores; a load point takes their defaults.
-inline std::vector<tma_point> tma_stream_points(const tma_stream_options& o, bool store) {
+/// stores only, and L2 hints only bulk stores; a load point takes their defaults. Copy points:
+/// bulk, 2 stages or more, interleaved, the whole grid.
+inline std::vector<tma_point> tma_stream_points(const tma_stream_options& o, tma_direction d) {
   std::vector<tma_point> v;
+  if (d == tma_direction::copy) {
+    for (auto b : o.copy_bytes)
+      for (auto s : o.stages)
+        for (auto c : o.ctas_per_sm)
+          if (s >= 2) v.push_back(tma_point{gen::tma_copy::bulk, b, s, c});
+    return v;
+  }
+  const bool store = d == tma_direction::store;
   for (auto copy : o.copies)
     for (auto b : o.copy_bytes)
       for (auto s : o.stages)
@@ -405,6 +448,46 @@ inline std::vector<tma_point> tma_stream_points(const tma_stream_options& o, boo
                   }
             }
   return v;
+}
+
+/// The copy point `p` against cudaMemcpy on the same arrays (versus_memcpy, o.copy_rounds
+/// rounds), its output validated after a launch of its own; the point has run before (its
+/// shared-memory attribute is set).
+template <class T = void>
+std::vector<measurement> tma_copy_vs_memcpy(const device_info& dev,
+                                            device_buffer<std::uint32_t>& in,
+                                            device_buffer<std::uint32_t>& out, const tma_point& p,
+                                            const tma_stream_options& o) {
+  const auto kernel = gen::tma_copy_stream_kernel_for<T>(p.stages);
+  const std::uint64_t bytes = in.bytes() / p.copy_bytes * p.copy_bytes;
+  gen::tma_stream_args a;
+  a.chunks = bytes / p.copy_bytes;
+  a.copy_bytes = p.copy_bytes;
+  a.src = in.data();
+  a.dst = out.data();
+  const launch_shape shape{dim3(tma_grid_ctas(unsigned(dev.sm_count), p.ctas_per_sm, 1.0)),
+                           dim3(32), gen::tma_stream_smem_bytes(p.copy_bytes, p.stages)};
+  const auto launch = [=](cudaStream_t s) {
+    kernel<<<shape.grid, shape.block, shape.dynamic_smem, s>>>(a);
+    CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_copy_stream_kernel");
+  };
+  const double b = double(bytes);
+  auto ms = versus_memcpy(contestant("tma.copy", launch,
+                                     work::bytes_moved(b, b,
+                                                       "bytes loaded into and stored from "
+                                                       "shared memory (one pass per launch)",
+                                                       data_source::dram, 2.0 * b)),
+                          out.data(), in.data(), bytes, o.run, o.copy_rounds);
+  out.poison();
+  launch(nullptr);
+  cuprobe::synchronize_device("experiments::tma (the copy's validation launch)");
+  const unsigned long long n = gen::tma_store_mismatches(
+      out.data(), bytes / 4, std::uint32_t(bytes / 4), unsigned(dev.sm_count) * 8);
+  const std::string name = tma_point_name(p, tma_direction::copy);
+  require(n == 0, "tma_streams: " + name + " against cudaMemcpy left " + std::to_string(n) +
+                      " words of the output different from the input");
+  ms[0].with_launch(shape).with_param("case", name);
+  return ms;
 }
 
 /// The read and write streams of dram_sweep on an array of `bytes`: the peers.
@@ -433,21 +516,37 @@ tma_stream_result tma_streams(const device_info& dev, const tma_stream_options& 
   o.validate();
   tma_stream_result r;
   dram_size size;
-  size.arrays = 1;
+  size.arrays = o.copies_too ? 2 : 1;
   r.array_bytes = o.array_bytes.value_or(dram_array_bytes(dev, size)) / gen::tma_max_copy_bytes *
                   gen::tma_max_copy_bytes;
   {
+    using dir = detail::tma_direction;
     device_buffer<std::uint32_t> array(r.array_bytes / 4);
-    for (int store = 0; store < 2; ++store) {
-      if (store ? !o.stores : !o.loads) continue;
-      if (!store) {
+    std::optional<device_buffer<std::uint32_t>> out;
+    if (o.copies_too) out.emplace(r.array_bytes / 4);
+    for (dir d : {dir::load, dir::copy, dir::store}) {  // the stores overwrite the loads' input
+      if (d == dir::load ? !o.loads : d == dir::store ? !o.stores : !o.copies_too) continue;
+      if (d != dir::store) {
         gen::tma_iota_kernel<<<unsigned(dev.sm_count) * 8, 256>>>(array.data(), array.size());
         CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_iota_kernel");
       }
-      for (const auto& p : detail::tma_stream_points(o, store)) {
-        progress(detail::tma_point_name(p, store));
-        auto m = detail::tma_stream_point(dev, array, p, store, o, r);
-        if (m) (store ? r.stores : r.loads).push_back(std::move(*m));
+      auto& into = d == dir::load ? r.loads : d == dir::store ? r.stores : r.copies;
+      std::optional<detail::tma_point> best;  // the fastest point, for the copy's head-to-head
+      double best_bw = 0;
+      for (const auto& p : detail::tma_stream_points(o, d)) {
+        progress(detail::tma_point_name(p, d));
+        auto m = detail::tma_stream_point(dev, array, p, d, o, r, out ? &*out : nullptr);
+        if (!m) continue;
+        if (m->gb_per_s() > best_bw) {
+          best = p;
+          best_bw = m->gb_per_s();
+        }
+        into.push_back(std::move(*m));
+      }
+      if (d == dir::copy && best) {
+        progress("the best copy point vs cudaMemcpy, interleaved");
+        r.copy_head_to_head = detail::tma_copy_vs_memcpy(dev, array, *out, *best, o);
+        r.copy_vs_memcpy = paired_ratio(r.copy_head_to_head[0], r.copy_head_to_head[1]);
       }
     }
   }
