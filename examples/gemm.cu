@@ -53,10 +53,17 @@ template <int Stages, int Cluster, int EpiBuffers, class S>
 struct gemm_config {
   using pipeline = h::tma_pipeline<Stages, Cluster>;
   using epilogue = h::tma_store_epilogue<bf16, S::bn, EpiBuffers>;
-  // B rows loaded per stage: the tile's, rounded up so that each CTA's multicast slice is whole
-  // 8-row groups of the 128-byte swizzle (1024 bytes): 200 rows in clusters of 2 load 2 x 104.
-  static constexpr int b_rows = (S::bn + 8 * Cluster - 1) / (8 * Cluster) * (8 * Cluster);
-  static constexpr std::uint32_t b_bytes = b_rows * BK * 2;
+  static constexpr std::uint32_t b_bytes = S::bn * BK * 2;
+  // B's tile is multicast in slices of whole 8-row groups of the 128-byte swizzle (1024 bytes,
+  // so each slice starts on the pattern's repeat): CTA r of the cluster loads groups
+  // [r G / C, (r + 1) G / C) of the G = BN / 8 (200 rows in clusters of 2: 96 and 104). The
+  // slices have at most two heights, so two tensor maps (b_map, b_map_tall) cover them.
+  static constexpr int b_groups = S::bn / 8;
+  __host__ __device__ static constexpr int slice_row(int r) { return 8 * (r * b_groups / Cluster); }
+  __host__ __device__ static constexpr int slice_rows(int r) {
+    return slice_row(r + 1) - slice_row(r);
+  }
+  static constexpr int short_rows = 8 * (b_groups / Cluster), tall_rows = slice_rows(Cluster - 1);
   static constexpr std::size_t smem =
       h::dynamic_smem_bytes<1024>(Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes +
                                   sizeof(pipeline) + sizeof(cuprobe::region_token));
@@ -66,6 +73,7 @@ template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 __global__ void __launch_bounds__(384, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap a_map,
                 const __grid_constant__ CUtensorMap b_map,
+                const __grid_constant__ CUtensorMap b_map_tall,
                 const __grid_constant__ CUtensorMap c_map,
                 const __grid_constant__ CUtensorMap c_rest_map, h::stream_k_schedule sched,
                 h::split_k_fixup<S::bn> fixup, cuprobe::region_timer_view timer) {
@@ -104,9 +112,10 @@ __global__ void __launch_bounds__(384, 1)
           if constexpr (Cluster == 1)
             p::bulk::tensor_load(b_st + st.stage * b_bytes, &b_map, bar, kb * BK, t.n * BN);
           else  // this CTA's slice of B, into the same place in every CTA of the cluster
-            p::bulk::tensor_load_multicast(b_st + st.stage * b_bytes + rank * (b_bytes / Cluster),
-                                           &b_map, bar, (1u << Cluster) - 1, kb * BK,
-                                           t.n * BN + int(rank) * (cfg::b_rows / Cluster));
+            p::bulk::tensor_load_multicast(
+                b_st + st.stage * b_bytes + cfg::slice_row(int(rank)) * (BK * 2),
+                cfg::slice_rows(int(rank)) == cfg::short_rows ? &b_map : &b_map_tall, bar,
+                (1u << Cluster) - 1, kb * BK, t.n * BN + cfg::slice_row(int(rank)));
         }
       }
     }
@@ -197,13 +206,22 @@ __global__ void __launch_bounds__(384, 1)
   if constexpr (Cluster > 1) p::cluster::sync();  // no CTA leaves while peers may still signal it
 }
 
+// The multicast slices of B: whole 8-row groups, at most two heights.
+static_assert(gemm_config<4, 2, 2, schedule<200, true>>::short_rows == 96 &&
+              gemm_config<4, 2, 2, schedule<200, true>>::tall_rows == 104 &&
+              gemm_config<4, 2, 2, schedule<200, true>>::slice_row(1) == 96);
+static_assert(gemm_config<4, 4, 2, cooperative>::short_rows == 64 &&
+              gemm_config<4, 4, 2, cooperative>::tall_rows == 64);
+
 /// One configuration of the kernel on one problem: tensor maps, scheduler, persistent launch.
 template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
 struct gemm_launch {
   static constexpr int BN = S::bn;
   using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
-  h::tensor_map a, b, c, c_rest;  // c_rest: the last BN % 64 columns of a tile (c when none)
-  cuprobe::region_timer timer;    // the first consumer warp's span, one record per CTA
+  // b, b_tall: B with boxes of the short and the tall multicast slices (the same when they are);
+  // c_rest: the last BN % 64 columns of a tile (c when there are none).
+  h::tensor_map a, b, b_tall, c, c_rest;
+  cuprobe::region_timer timer;  // the first consumer warp's span, one record per CTA
   h::stream_k_schedule sched;
   h::cluster_launch shape;
   cuprobe::device_buffer<float4> partials;  // the stream-K tail's workspace
@@ -212,10 +230,8 @@ struct gemm_launch {
       : a(h::make_tensor_map(h::tensor_map_spec::matrix(pr.a.data(), pr.shape.m, pr.shape.k, BM, BK,
                                                         h::swizzle_mode::b128)
                                  .with_l2_promotion(o.promote))),
-        b(h::make_tensor_map(h::tensor_map_spec::matrix(pr.b.data(), pr.shape.n, pr.shape.k,
-                                                        cfg::b_rows / Cluster, BK,
-                                                        h::swizzle_mode::b128)
-                                 .with_l2_promotion(o.promote))),
+        b(b_map(pr, o, cfg::short_rows)),
+        b_tall(b_map(pr, o, cfg::tall_rows)),
         c(h::make_tensor_map(h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64, 64,
                                                         h::swizzle_mode::b128))),
         c_rest(h::make_tensor_map(
@@ -250,10 +266,15 @@ struct gemm_launch {
     flags = cuprobe::device_buffer<int>(slots);
     flags.zero();
   }
+  static h::tensor_map b_map(ex::gemm_problem& pr, const ex::gemm_options& o, int box_rows) {
+    return h::make_tensor_map(h::tensor_map_spec::matrix(pr.b.data(), pr.shape.n, pr.shape.k,
+                                                         box_rows, BK, h::swizzle_mode::b128)
+                                  .with_l2_promotion(o.promote));
+  }
   void operator()(cudaStream_t s) {
     shape.stream = s;
-    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), c.get(),
-              c_rest.get(), sched, h::split_k_fixup<BN>{partials.data(), flags.data()},
+    h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), b_tall.get(),
+              c.get(), c_rest.get(), sched, h::split_k_fixup<BN>{partials.data(), flags.data()},
               timer.view());
   }
 };
@@ -297,6 +318,7 @@ void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
   // 132 CTAs where 128 x 192 needs 2752 = 20.8 waves, so each CTA computes at most 20 tiles
   // instead of 21 (the epilogue stores the last 8 columns of each tile through a second map).
   run_config<4, 2, 2, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
+  run_config<5, 2, 1, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
   // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
   // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
   run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);
