@@ -500,40 +500,42 @@ void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
   if (dbw.read_tbps) sum.set("dsm.read.tbps", *dbw.read_tbps);
 }
 
-/// The DRAM copy headline is the best copy path measured (ld/st or the TMA copy stream), its
-/// ratio to cudaMemcpy that path's own head-to-head; both named in the summary's "paths".
-void pick_copy_path(cuprobe::summary_file& sum) {
-  const auto ld = sum.metric("dram.copy.tbps"), tma = sum.metric("tma.copy.tbps");
-  const auto tma_ratio = sum.metric("tma.copy.vs_memcpy");
-  if (!ld || !tma || !tma_ratio) return;
+/// One DRAM headline's two paths: the ld/st stream sweep's key and the TMA stream's, each named;
+/// with a ratio to the driver's kernel (copy), the ratio key and the TMA stream's own.
+struct dram_paths {
+  const char *what, *key, *tma_key, *ld_name, *tma_name, *ratio_key = nullptr,
+                                                         *tma_ratio_key = nullptr;
+};
+
+/// A DRAM headline is the best path measured for it (the ld/st stream sweep or the TMA stream),
+/// named in the summary's "paths"; a copy's ratio to cudaMemcpy is the chosen path's own.
+void pick_path(cuprobe::summary_file& sum, const dram_paths& p) {
+  const auto ld = sum.metric(p.key), tma = sum.metric(p.tma_key);
+  const auto tma_ratio = p.tma_ratio_key ? sum.metric(p.tma_ratio_key) : std::nullopt;
+  if (!ld || !tma || (p.tma_ratio_key && !tma_ratio)) return;
   const bool use_tma = *tma > *ld;
-  if (use_tma) {
-    sum.set("dram.copy.tbps", *tma);
-    sum.set("dram.copy_vs_memcpy", *tma_ratio);
+  if (use_tma) sum.set(p.key, *tma);
+  sum.set_path(p.key, use_tma ? p.tma_name : p.ld_name);
+  if (use_tma && p.ratio_key) {  // else the ratio keeps report_memory's path
+    sum.set(p.ratio_key, *tma_ratio);
+    sum.set_path(p.ratio_key, p.tma_name);
   }
-  const char* tma_path =
-      "the TMA copy stream (cp.async.bulk in and out of shared memory; tma.copy.tbps), against "
-      "cudaMemcpy in alternating rounds (tma.copy.vs_memcpy)";
-  sum.set_path("dram.copy.tbps",
-               use_tma ? tma_path : "ld.global / st.global (the best copy point of the sweep)");
-  if (use_tma) sum.set_path("dram.copy_vs_memcpy", tma_path);  // else report_memory's path
-  std::printf("DRAM copy headline  %.2f TB/s, %.3f x cudaMemcpy: %s (ld/st %.2f, TMA copy %.2f)\n",
-              std::max(*ld, *tma), *sum.metric("dram.copy_vs_memcpy"),
-              use_tma ? "the TMA copy stream" : "ld/st", *ld, *tma);
+  std::printf("DRAM %-5s headline %.2f TB/s: %s (ld/st %.2f, TMA %.2f)\n", p.what,
+              std::max(*ld, *tma), use_tma ? p.tma_name : p.ld_name, *ld, *tma);
 }
 
-/// The DRAM read headline is the best read path measured (ld.global or the TMA load stream),
-/// named in the summary's "paths".
-void pick_read_path(cuprobe::summary_file& sum) {
-  const auto ld = sum.metric("dram.read.tbps"), tma = sum.metric("tma.load.tbps");
-  if (!ld || !tma) return;
-  const bool use_tma = *tma > *ld;
-  if (use_tma) sum.set("dram.read.tbps", *tma);
-  sum.set_path("dram.read.tbps", use_tma ? "the TMA load stream (cp.async.bulk into shared "
-                                           "memory; tma.load.tbps)"
-                                         : "ld.global (the best of the stream sweep)");
-  std::printf("DRAM read headline  %.2f TB/s: %s (ld.global %.2f, TMA load %.2f)\n",
-              std::max(*ld, *tma), use_tma ? "the TMA load stream" : "ld.global", *ld, *tma);
+void pick_paths(cuprobe::summary_file& sum) {
+  pick_path(sum,
+            {"read", "dram.read.tbps", "tma.load.tbps", "ld.global (the best of the stream sweep)",
+             "the TMA load stream (cp.async.bulk into shared memory; tma.load.tbps)"});
+  pick_path(sum, {"write", "dram.write.tbps", "tma.store.tbps",
+                  "st.global (the best of the stream sweep)",
+                  "the TMA store stream (cp.async.bulk from shared memory; tma.store.tbps)"});
+  pick_path(sum, {"copy", "dram.copy.tbps", "tma.copy.tbps",
+                  "ld.global / st.global (the best copy point of the stream sweep)",
+                  "the TMA copy stream (cp.async.bulk in and out of shared memory; "
+                  "tma.copy.tbps), against cudaMemcpy in alternating rounds (tma.copy.vs_memcpy)",
+                  "dram.copy_vs_memcpy", "tma.copy.vs_memcpy"});
 }
 
 /// Writes this card's ceilings record (measure/ceilings.cuh) from the summary's metrics.
@@ -583,8 +585,7 @@ int main(int argc, char** argv) {
     report_memory(d, cli, sum, res, mhz, ceilings_only);
     report_pcie(d, cli, sum, res);
     if (!ceilings_only) report_hopper(d, cli, sum, res, mhz);
-    pick_read_path(sum);
-    pick_copy_path(sum);
+    pick_paths(sum);
     if (cli.get_integer("--no-record") != 1 && !cli.small)
       write_record(d, sum, cli.has("--record") ? cli.get("--record") : "");
     res.print_ceilings();
