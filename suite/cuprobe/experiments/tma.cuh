@@ -24,12 +24,15 @@
 // over the array per launch, the array (64 x the L2 by default: dram_array_bytes) declared as
 // the DRAM working set. Loads are validated by the sum of every word received (the array holds
 // word i = i; the expected sum counts every launch the runner made), stores by checking the
-// whole output after the samples. A point whose shared memory does not fit `ctas_per_sm` blocks
-// on an SM is skipped with a sentence in `skipped`. The peers (the ld.global read stream and
-// the st.global write stream, dram_sweep) run on an array of the same size in the same call.
-// Store variants (options, each a sweep axis): wait_group instead of wait_group.read before a
-// buffer is reused, 2 .. 4 issuing threads, and a grid below SMs x CTAs per SM
-// (grid_fractions). Cluster multicast: experiments/tma_multicast.cuh (included here).
+// whole output after the samples. The copy stream (copies_too) reads the array into a second one
+// of the same size, is checked word for word against it, and its best point then meets
+// cudaMemcpy of the same arrays in alternating rounds (versus_memcpy, experiments/memory.cuh). A
+// point whose shared memory does not fit `ctas_per_sm` blocks on an SM is skipped with a sentence
+// in `skipped`. The peers (the ld.global read stream and the st.global write stream, dram_sweep)
+// run on an array of the same size in the same call. Store variants (options, each a sweep axis):
+// wait_group instead of wait_group.read before a buffer is reused, 2 .. 4 issuing threads, and a
+// grid below SMs x CTAs per SM (grid_fractions). Cluster multicast: experiments/tma_multicast.cuh
+// (included here).
 #pragma once
 
 #include <algorithm>
@@ -180,8 +183,9 @@ struct tma_stream_options {
   /// the same arrays in copy_rounds alternating rounds.
   bool copies_too = false;
   std::size_t copy_rounds = 10;
-  bool peers = true;                         ///< the ld.global / st.global streams, same size
-  std::optional<std::uint64_t> array_bytes;  ///< default dram_array_bytes(dev, 1 array)
+  bool peers = true;  ///< the ld.global / st.global streams, same size
+  /// Default dram_array_bytes(dev, 1 array), 2 arrays with copies_too.
+  std::optional<std::uint64_t> array_bytes;
   run_options run = run_options::fixed(2, 10);
 
   void validate() const {
