@@ -52,7 +52,10 @@ using cooperative = schedule<256, false>;
 template <int Stages, int Cluster, int EpiBuffers, class S>
 struct gemm_config {
   using pipeline = h::tma_pipeline<Stages, Cluster>;
-  using epilogue = h::tma_store_epilogue<bf16, S::bn, EpiBuffers>;
+  // EpiBuffers = 0: every thread stores its own accumulator (no shared memory, no barrier).
+  static constexpr bool direct = EpiBuffers == 0;
+  using epilogue = std::conditional_t<direct, h::direct_store_epilogue<bf16, S::bn>,
+                                      h::tma_store_epilogue<bf16, S::bn, EpiBuffers>>;
   static constexpr std::uint32_t b_bytes = S::bn * BK * 2;
   // B's tile is multicast in slices of whole 8-row groups of the 128-byte swizzle (1024 bytes,
   // so each slice starts on the pattern's repeat): CTA r of the cluster loads groups
@@ -75,8 +78,9 @@ __global__ void __launch_bounds__(384, 1)
                 const __grid_constant__ CUtensorMap b_map,
                 const __grid_constant__ CUtensorMap b_map_tall,
                 const __grid_constant__ CUtensorMap c_map,
-                const __grid_constant__ CUtensorMap c_rest_map, h::stream_k_schedule sched,
-                h::split_k_fixup<S::bn> fixup, cuprobe::region_timer_view timer) {
+                const __grid_constant__ CUtensorMap c_rest_map, bf16* c_out, int n,
+                h::stream_k_schedule sched, h::split_k_fixup<S::bn> fixup,
+                cuprobe::region_timer_view timer) {
   using cfg = gemm_config<Stages, Cluster, EpiBuffers, S>;
   constexpr int BN = S::bn;
   constexpr std::uint32_t b_bytes = cfg::b_bytes;
@@ -193,14 +197,19 @@ __global__ void __launch_bounds__(384, 1)
               fixup.add(acc[0], slot(q), 1 + c);
         }
 #pragma unroll
-        for (int hf = 0; hf < S::halves; ++hf)
-          cfg::epilogue::store(acc[hf], epi + c * cfg::epilogue::smem_bytes, &c_map,
-                               t.m * BM + 64 * (S::pingpong ? hf : int(c)), t.n * BN, 1 + c,
-                               hf * cfg::epilogue::subtiles,  // the buffers' rotation goes on
-                               &c_rest_map);
+        for (int hf = 0; hf < S::halves; ++hf) {
+          const int m0 = t.m * BM + 64 * (S::pingpong ? hf : int(c));
+          if constexpr (cfg::direct)
+            cfg::epilogue::store(acc[hf], c_out, std::size_t(n), m0, t.n * BN, n);
+          else
+            cfg::epilogue::store(acc[hf], epi + c * cfg::epilogue::smem_bytes, &c_map, m0, t.n * BN,
+                                 1 + c,
+                                 hf * cfg::epilogue::subtiles,  // the buffers' rotation goes on
+                                 &c_rest_map);
+        }
       }
     }
-    cfg::epilogue::drain();
+    if constexpr (!cfg::direct) cfg::epilogue::drain();
     if (timed) timer.stop(span);  // lane 0 writes the record, from its own start
   }
   if constexpr (Cluster > 1) p::cluster::sync();  // no CTA leaves while peers may still signal it
@@ -221,6 +230,8 @@ struct gemm_launch {
   // b, b_tall: B with boxes of the short and the tall multicast slices (the same when they are);
   // c_rest: the last BN % 64 columns of a tile (c when there are none).
   h::tensor_map a, b, b_tall, c, c_rest;
+  bf16* problem_c;  // C itself, for the direct stores (row-major, N columns)
+  int problem_n;
   cuprobe::region_timer timer;  // the first consumer warp's span, one record per CTA
   h::stream_k_schedule sched;
   h::cluster_launch shape;
@@ -239,6 +250,8 @@ struct gemm_launch {
                                                       h::swizzle_mode::b128)
                          : h::tensor_map_spec::matrix(pr.c.data(), pr.shape.m, pr.shape.n, 64,
                                                       BN % 64, h::swizzle_mode::none))),
+        problem_c(pr.c.data()),
+        problem_n(pr.shape.n),
         timer(cuprobe::region_scope::warp, std::size_t(max_ctas) * (384 / 32)) {
     const auto& s = pr.shape;
     // Ping-pong tiles may overhang N (TMA fills the loads with zeros and clips the stores).
@@ -274,8 +287,8 @@ struct gemm_launch {
   void operator()(cudaStream_t s) {
     shape.stream = s;
     h::launch(gemm_kernel<Stages, Cluster, EpiBuffers, V, S>, shape, a.get(), b.get(), b_tall.get(),
-              c.get(), c_rest.get(), sched, h::split_k_fixup<BN>{partials.data(), flags.data()},
-              timer.view());
+              c.get(), c_rest.get(), problem_c, problem_n, sched,
+              h::split_k_fixup<BN>{partials.data(), flags.data()}, timer.view());
   }
 };
 
@@ -319,6 +332,10 @@ void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
   // instead of 21 (the epilogue stores the last 8 columns of each tile through a second map).
   run_config<4, 2, 2, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
   run_config<5, 2, 1, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
+  // Direct stores from registers (hopper/epilogue.cuh): no shared-memory round trip for C, no
+  // barrier, and no epilogue buffer, so 5 stages fit beside 128 x 200 and 128 x 192 tiles.
+  run_config<5, 2, 0, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
+  run_config<5, 2, 0, variant::full, schedule<192, true>>(b, {raster::grouped_m, 8}, ctas);
   // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
   // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
   run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);

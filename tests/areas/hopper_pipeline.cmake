@@ -39,6 +39,11 @@ _hp_probe(epilogue_256 "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "^BAR\\
 # store joins the last sub-tile's (4 tensor stores, still 6 named barriers).
 _hp_probe(epilogue_200 "^STSM\\.16\\.M88\\.4 == 12" "^STSM\\.16\\.M88\\.2 == 1" "^UTMASTG\\.2D == 4"
   "^BAR\\.SYNC == 6")
+# The direct store of a 64 x 200 accumulator: 12 STG.E.128 (2 row halves x 6 quads of blocks, each
+# after 4 SHFL.BFLY) and 2 four-byte STG.E for the last block, twice (the path of a tile inside
+# the matrix and the one over its edge); no shared memory, no barrier.
+_hp_probe(direct_store_200 "STG\\.E\\.128 == 24" "STG\\.E[ ] == 4" "^SHFL\\.BFLY == 96" "!STS|STSM"
+  "!BAR")
 
 if(CUPROBE_BUILD_EXAMPLES)
   # examples/gemm, as the build compiles it (TARGET): the full kernel (cluster 2, 4 stages) multiplies with HGMMA 64x256x16 from
@@ -67,6 +72,14 @@ if(CUPROBE_BUILD_EXAMPLES)
     FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
     CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^STSM\\.16\\.M88\\.2 == 2" "^UTMASTG\\.2D == 8" "!LDL|STL"
+    LABELS hopper_pipeline)
+  # The same with direct stores from registers (5 stages, no epilogue buffer): two m64 halves,
+  # each through both store paths (2 x 24 STG.E.128, 2 x 4 STG.E), no STSM, no tensor store,
+  # still no spill.
+  cuprobe_add_sass_test(gemm_kernel_pingpong_200_direct TARGET gemm
+    FUNCTION "^_Z11gemm_kernelILi5ELi2ELi0ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
+    CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "STG\\.E\\.128 == 48" "STG\\.E[ ] == 8" "!STSM|UTMASTG"
+          "!LDL|STL"
     LABELS hopper_pipeline)
   # gemm --small: 512 x 512 x 1024 on the GPU, every configuration checked against cuBLASLt and
   # fp64 samples (the example exits 1 on a wrong output); skipped, visibly, without a GPU.

@@ -4,12 +4,13 @@
 // value and every element outside it must stay poisoned (N = 256 and 128; 1, 2 and N/64
 // buffers; several stores in a row so that a buffer is reused while earlier stores are in
 // flight; N = 200 and 88, whose last N % 64 columns go through a second map, also where the
-// matrix's edge clips them). (2) tma_pipeline: a producer thread streams chunks of an array through
-// a ring of 2..8 stages into two consumer warps per CTA, which fold every word into a checksum
-// (every consumer thread releases each stage: racecheck then sees each read ordered before the copy
-// that overwrites it); with clusters of 2 the chunks are multicast (each CTA loads half of each
-// chunk into both) and both CTAs must see every byte; hundreds of trips around the ring. Debug
-// checks are on (CUPROBE_PTX_CHECKS 1): every wait is bounded and traps with a sentence.
+// matrix's edge clips them); direct_store_epilogue the same way, with columns cut at n_end. (2)
+// tma_pipeline: a producer thread streams chunks of an array through a ring of 2..8 stages into two
+// consumer warps per CTA, which fold every word into a checksum (every consumer thread releases
+// each stage: racecheck then sees each read ordered before the copy that overwrites it); with
+// clusters of 2 the chunks are multicast (each CTA loads half of each chunk into both) and both
+// CTAs must see every byte; hundreds of trips around the ring. Debug checks are on
+// (CUPROBE_PTX_CHECKS 1): every wait is bounded and traps with a sentence.
 #define CUPROBE_PTX_CHECKS 1
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
@@ -91,6 +92,44 @@ void check_epilogue(int m0, int n0) {
     }
   CHECK(wrong == 0);
   CHECK(poisoned_ok == rows * cols - 64 * std::min(N, cols - n0));  // the matrix clips the box
+}
+
+template <int N>
+__global__ void direct_kernel(__nv_bfloat16* c, std::size_t ld, int m0, int n0, int n_end) {
+  wg::accumulator<wg::f32, N> acc;
+#pragma unroll
+  for (int e = 0; e < N / 2; ++e) {
+    const wg::coord x = wg::accumulator_coord(int(threadIdx.x), e);
+    acc.reg[e] = cell(m0 + x.row, n0 + x.col);
+  }
+  h::direct_store_epilogue<__nv_bfloat16, N>::store(acc, c, ld, m0, n0, n_end);
+}
+
+/// direct_store_epilogue of a 64 x N tile at (m0, n0) of a poisoned 192 x 512 matrix, columns
+/// from n_end on left alone: the tile's cells hold their values, every other cell its poison.
+template <int N>
+void check_direct(int m0, int n0, int n_end) {
+  constexpr int rows = 192, cols = 512;
+  cuprobe::device_buffer<__nv_bfloat16> c(rows * cols);
+  c.poison(0xFF);
+  direct_kernel<N><<<1, 128>>>(c.data(), cols, m0, n0, n_end);
+  CUPROBE_CHECK(cudaGetLastError());
+  CUPROBE_CHECK(cudaDeviceSynchronize());
+  const auto got = c.to_host();
+  int wrong = 0, poisoned_ok = 0, inside_cells = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k) {
+      std::uint16_t bits;
+      std::memcpy(&bits, &got[std::size_t(r) * cols + k], 2);
+      const bool inside = r >= m0 && r < m0 + 64 && k >= n0 && k < n0 + N && k < n_end;
+      inside_cells += inside;
+      if (inside)
+        wrong += float(got[std::size_t(r) * cols + k]) != cell(r, k);
+      else
+        poisoned_ok += bits == 0xFFFF;
+    }
+  CHECK(wrong == 0);
+  CHECK(poisoned_ok == rows * cols - inside_cells);
 }
 
 // ---- the ring: chunks of `words` 32-bit words, Stages deep, Cluster CTAs ----
@@ -177,6 +216,16 @@ CUPROBE_GPU_TEST_CASE(
   check_epilogue<200, 1>(0, 316);  // the 512-column matrix clips half of the last 8 columns
   check_epilogue<200, 1>(0, 320);  // and all of them here
   check_epilogue<88, 1>(64, 8);
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "direct_store_epilogue writes a 64 x N accumulator exactly, and nothing past n_end") {
+  check_direct<256>(64, 128, 512);
+  check_direct<200>(0, 200, 512);
+  check_direct<200>(128, 320, 512);  // the matrix's edge cuts the tile's last 8 columns
+  check_direct<200>(64, 0, 104);     // n_end inside the tile: the blocks from it on skipped
+  check_direct<88>(64, 8, 512);      // two groups of four blocks, then three 4-byte blocks
+  check_direct<8>(0, 504, 512);      // one block, 4 bytes per lane
 }
 
 CUPROBE_GPU_TEST_CASE(

@@ -27,6 +27,12 @@ TEST_CASE("gemm_kernel_config: the row names of examples/gemm") {
   CHECK(k.name() == "cluster 2, 4 stages, 2 epilogue buffers, hilbert, stream-K tail auto (on)");
   const ex::gemm_kernel_config pp{5, 2, 1, true, 128, 192, {h::raster::grouped_m, 8}};
   CHECK(pp.name() == "ping-pong 128x192, cluster 2, 5 stages, 1 epilogue buffers, grouped_m 8");
+  const ex::gemm_kernel_config direct{5, 2, 0, true, 128, 200, {h::raster::grouped_m, 8}};
+  CHECK(direct.name() == "ping-pong 128x200, cluster 2, 5 stages, direct stores, grouped_m 8");
+  cuprobe::measurement m;
+  direct.describe(m);
+  CHECK(m.params.at("epilogue").as_string() == "direct");
+  CHECK(m.params.at("tile_n").as_integer() == 200);
 }
 
 TEST_CASE("gemm_kernel_config: describe() sets the row's parameters") {

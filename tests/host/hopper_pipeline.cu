@@ -413,6 +413,46 @@ TEST_CASE("epilogue: N not a multiple of 64 stores its last N % 64 columns unswi
   static_assert(e200::smem_bytes == 2 * 8192 + 1024 && e200::smem_bytes % 1024 == 0);
 }
 
+// direct_store_epilogue, emulated: word b of lane l of a quad packs accumulator elements
+// e = 4 (4 g + b) + 2 h, + 1 of that lane; after quad_transpose lane q holds word k = the word
+// b = q of quad lane k, and stores the four at columns n0 + 8 (4 g + q) + 2 k (+ 1), row
+// 16 warp + l / 4 + 8 h. Every element must land where accumulator_coord says, exactly once.
+template <int N>
+void check_direct_store_layout() {
+  std::vector<int> hits(64 * N, 0);
+  const auto put = [&](int thread, int e, int row, int col) {
+    const wg::coord c = wg::accumulator_coord(thread, e);
+    CHECK(c.row == row);
+    CHECK(c.col == col);
+    if (row >= 0 && row < 64 && col >= 0 && col < N) ++hits[row * N + col];
+  };
+  for (int warp = 0; warp < 4; ++warp)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int h = 0; h < 2; ++h) {
+        const int row = 16 * warp + lane / 4 + 8 * h, q = lane % 4, base = 32 * warp + lane - q;
+        for (int g = 0; g < N / 32; ++g)
+          for (int k = 0; k < 4; ++k)  // word k of lane q: quad lane k's word b = q
+            for (int half = 0; half < 2; ++half)
+              put(base + k, 4 * (4 * g + q) + 2 * h + half, row, 8 * (4 * g + q) + 2 * k + half);
+        for (int j = 4 * (N / 32); j < N / 8; ++j)  // the last blocks: each lane its own word
+          for (int half = 0; half < 2; ++half)
+            put(base + q, 4 * j + 2 * h + half, row, 8 * j + 2 * q + half);
+      }
+  for (int i = 0; i < 64 * N; ++i) {
+    CAPTURE(i);
+    CHECK(hits[i] == 1);
+  }
+}
+
+TEST_CASE("direct_store_epilogue: the quad transpose puts every accumulator element in place") {
+  check_direct_store_layout<256>();
+  check_direct_store_layout<200>();  // 6 groups of four blocks, then one block
+  check_direct_store_layout<88>();   // 2 groups, then 3 blocks
+  check_direct_store_layout<8>();    // no group
+  static_assert(h::direct_store_epilogue<__nv_bfloat16, 200>::quads == 6);
+  static_assert(h::direct_store_epilogue<__nv_bfloat16, 200>::smem_bytes == 0);
+}
+
 TEST_CASE("the producer and consumer register targets fit the SM at 384 threads") {
   CHECK(cuprobe::pipeline::producer_registers * 128 +
             2 * cuprobe::pipeline::consumer_registers * 128 <=

@@ -92,3 +92,12 @@ extern "C" __global__ void probe_epilogue_200(const __grid_constant__ CUtensorMa
   epi::store(acc, buf, &map, m0, 0, 1, 0, &rest_map);
   epi::drain();
 }
+
+// The direct store of a 64 x 200 accumulator: per row half, six quads of blocks (4 shuffles
+// each, one 16-byte store) and one last block (a 4-byte store); no shared memory, no barrier.
+extern "C" __global__ void probe_direct_store_200(__nv_bfloat16* c, float* in, int m0, int n0) {
+  wg::accumulator<wg::f32, 200> acc;
+#pragma unroll
+  for (int e = 0; e < 100; ++e) acc.reg[e] = in[e * 128 + threadIdx.x];
+  h::direct_store_epilogue<__nv_bfloat16, 200>::store(acc, c, 8192, m0, n0, 8192);
+}

@@ -1,5 +1,6 @@
-// cuprobe/hopper/epilogue.cuh: a warpgroup's wgmma accumulator out to global memory through
-// shared memory: f32 -> 16-bit pairs, stmatrix into 128B-swizzled 64 x 64 sub-tiles, TMA store.
+// cuprobe/hopper/epilogue.cuh: a warpgroup's wgmma accumulator out to global memory: through
+// shared memory (f32 -> 16-bit pairs, stmatrix into 128B-swizzled 64 x 64 sub-tiles, TMA store),
+// or straight from registers (direct_store_epilogue).
 //
 //   namespace h = cuprobe::hopper;  namespace wg = cuprobe::ptx::wgmma;
 //   using epi = h::tma_store_epilogue<__nv_bfloat16, /*N=*/256, /*Buffers=*/2>;
@@ -28,6 +29,13 @@
 // in its own buffer after the others, written by stmatrix.x2 per 8-column block and stored with
 // the last full sub-tile (in its bulk group, so the same wait frees it) through `rest_map`, box
 // {R, 64}; its stores are conflict-free when R / 8 is odd, 2- or 4-way otherwise.
+// direct_store_epilogue<Out, N>::store(acc, c, ld, m0, n0, n_end) writes the same accumulator
+// from registers, without shared memory or barriers: the four lanes of a quad hold one row's 8
+// columns of each 8-column block (4 bytes each); quad_transpose (two rounds of shfl_xor) gives
+// each lane the whole 16 bytes of one block of four, which it stores with one st.global.v4 (a
+// warp writes 8 rows x 64 contiguous bytes); the last N / 8 % 4 blocks go out 4 bytes per lane.
+// Columns at or past n_end are skipped. It spends no shared-memory bandwidth (the TMA path
+// writes and reads each tile once more through shared memory) and needs no buffer.
 // Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 8 from 64 to
 // 256; the barrier id is the caller's (ids 1..15; one per warpgroup doing epilogues
 // concurrently).
@@ -43,6 +51,7 @@
 
 #include "cuprobe/ptx/barrier.cuh"
 #include "cuprobe/ptx/bulk.cuh"
+#include "cuprobe/ptx/cache.cuh"
 #include "cuprobe/ptx/fence.cuh"
 #include "cuprobe/ptx/matrix.cuh"
 #include "cuprobe/ptx/shared.cuh"
@@ -72,6 +81,20 @@ __host__ __device__ constexpr std::uint32_t epilogue_rest_row_offset(int warp, i
   return std::uint32_t(row * 2 * rest + 16 * b);
 }
 
+/// Two floats as one 32-bit register of 16-bit Out values (a: low half), rounded to nearest.
+template <class Out>
+__device__ __forceinline__ std::uint32_t pack_pair(float a, float b) {
+  std::uint32_t u;
+  if constexpr (std::is_same_v<Out, __nv_bfloat16>) {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    std::memcpy(&u, &h, 4);
+  } else {
+    const __half2 h = __floats2half2_rn(a, b);
+    std::memcpy(&u, &h, 4);
+  }
+  return u;
+}
+
 /// A warpgroup's 64 x N accumulator out through Buffers 128B-swizzled 64 x 64 sub-tiles.
 template <class Out, int N, int Buffers>
 struct tma_store_epilogue {
@@ -89,19 +112,6 @@ struct tma_store_epilogue {
   static constexpr std::uint32_t rest_bytes = 64u * rest * 2u;    ///< the narrow sub-tile's buffer
   /// The shared memory the epilogue needs, in bytes (a multiple of 1024).
   static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes + rest_bytes;
-
-  /// Two floats as one 32-bit register of 16-bit values (a: low half).
-  __device__ static std::uint32_t pack(float a, float b) {
-    std::uint32_t u;
-    if constexpr (std::is_same_v<Out, __nv_bfloat16>) {
-      const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
-      std::memcpy(&u, &h, 4);
-    } else {
-      const __half2 h = __floats2half2_rn(a, b);
-      std::memcpy(&u, &h, 4);
-    }
-    return u;
-  }
 
   /// The warpgroup's 64 x N accumulator -> the box of `map` at rows m0.., columns n0.., through
   /// `buf` (smem_bytes, 1024-byte aligned). Every thread of the warpgroup calls it. `first`:
@@ -124,9 +134,10 @@ struct tma_store_epilogue {
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         const int e = 8 * (4 * s + q);
-        const ptx::matrix_fragment<4> f{
-            {pack(acc.reg[e], acc.reg[e + 1]), pack(acc.reg[e + 2], acc.reg[e + 3]),
-             pack(acc.reg[e + 4], acc.reg[e + 5]), pack(acc.reg[e + 6], acc.reg[e + 7])}};
+        const ptx::matrix_fragment<4> f{{pack_pair<Out>(acc.reg[e], acc.reg[e + 1]),
+                                         pack_pair<Out>(acc.reg[e + 2], acc.reg[e + 3]),
+                                         pack_pair<Out>(acc.reg[e + 4], acc.reg[e + 5]),
+                                         pack_pair<Out>(acc.reg[e + 6], acc.reg[e + 7])}};
         ptx::stmatrix<4>(b + epilogue_row_offset(int(warp), int(lane), q), f);
       }
       const bool with_rest = rest != 0 && s == subtiles - 1;
@@ -134,8 +145,8 @@ struct tma_store_epilogue {
 #pragma unroll
         for (int q = 0; q < rest / 8; ++q) {
           const int e = 4 * (8 * subtiles + q);  // 8-column block 8 subtiles + q
-          const ptx::matrix_fragment<2> f{
-              {pack(acc.reg[e], acc.reg[e + 1]), pack(acc.reg[e + 2], acc.reg[e + 3])}};
+          const ptx::matrix_fragment<2> f{{pack_pair<Out>(acc.reg[e], acc.reg[e + 1]),
+                                           pack_pair<Out>(acc.reg[e + 2], acc.reg[e + 3])}};
           ptx::stmatrix<2>(base + Buffers * subtile_bytes +
                                epilogue_rest_row_offset(int(warp), int(lane), q, rest),
                            f);
@@ -156,6 +167,85 @@ struct tma_store_epilogue {
   /// The leader waits until every store it issued is complete (call before the CTA exits).
   __device__ static void drain() {
     if (threadIdx.x % 128u == 0) ptx::bulk::wait_group<0>();
+  }
+};
+
+/// Four lanes of a quad (q = lane % 4) with four words each, w[b] of lane q = W(q, b), leave
+/// with w[k] of lane q = W(k, q): two rounds of __shfl_xor_sync (lanes 1 and 2 apart), each
+/// exchanging the two words whose index differs from the lane in that bit. Every lane of the
+/// warp calls it.
+__device__ __forceinline__ void quad_transpose(std::uint32_t (&w)[4]) {
+  const unsigned q = threadIdx.x % 4u;
+#pragma unroll
+  for (int bit = 1; bit <= 2; bit *= 2) {
+    const bool hi = (q & unsigned(bit)) != 0;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      if (b & bit) continue;  // the pair (b, b | bit)
+      const std::uint32_t got = __shfl_xor_sync(0xffffffffu, hi ? w[b] : w[b | bit], bit);
+      (hi ? w[b] : w[b | bit]) = got;
+    }
+  }
+}
+
+/// A warpgroup's 64 x N fp32 accumulator straight from registers into a row-major matrix of
+/// 16-bit Out in global memory: no shared memory, no barrier. See the file comment.
+template <class Out, int N, class StoreOp = ptx::cache::none>
+struct direct_store_epilogue {
+  static_assert(std::is_same_v<Out, __nv_bfloat16> || std::is_same_v<Out, __half>,
+                "cuprobe::hopper::direct_store_epilogue<Out>: Out must be __nv_bfloat16 or __half");
+  static_assert(N % 8 == 0 && N >= 8 && N <= 256,
+                "cuprobe::hopper::direct_store_epilogue<Out, N>: N must be a multiple of 8 from 8 "
+                "to 256");
+  static constexpr int blocks = N / 8;      ///< 8-column blocks of the tile
+  static constexpr int quads = blocks / 4;  ///< groups of four blocks: one 16-byte store per lane
+  static constexpr std::uint32_t smem_bytes = 0;  ///< none
+
+  /// The accumulator -> c[(m0 + row) * ld + n0 + col]; columns at or past n_end are not written
+  /// (a tile over the matrix's edge). ld and n_end multiples of 8, c 16-byte aligned. Every
+  /// thread of the warpgroup calls it.
+  __device__ static void store(const ptx::wgmma::accumulator<ptx::wgmma::f32, N>& acc, Out* c,
+                               std::size_t ld, int m0, int n0, int n_end) {
+    // A tile inside the matrix stores without a column test (n0 is the same for the whole
+    // warpgroup, so the branch is uniform); one over its edge tests each store.
+    if (n0 + N <= n_end)
+      store_rows<false>(acc, c, ld, m0, n0, n_end);
+    else
+      store_rows<true>(acc, c, ld, m0, n0, n_end);
+  }
+
+ private:
+  template <bool Edge>
+  __device__ static void store_rows(const ptx::wgmma::accumulator<ptx::wgmma::f32, N>& acc, Out* c,
+                                    std::size_t ld, int m0, int n0, int n_end) {
+    const unsigned t = threadIdx.x % 128u, q = t % 4u;
+    const int row = m0 + 16 * int(t / 32u) + int(t % 32u) / 4;  // + 8 for the second word pair
+    const int left = n_end - n0;  // columns of the tile inside the matrix
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      Out* line = c + std::size_t(row + 8 * h) * ld + n0;
+#pragma unroll
+      for (int g = 0; g < quads; ++g) {  // blocks 4g .. 4g + 3: lane q stores block 4g + q
+        std::uint32_t w[4];
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const int e = 4 * (4 * g + b) + 2 * h;
+          w[b] = pack_pair<Out>(acc.reg[e], acc.reg[e + 1]);
+        }
+        quad_transpose(w);
+        const int col = 8 * (4 * g + int(q));
+        if (!Edge || col < left)
+          ptx::st<StoreOp>(reinterpret_cast<uint4*>(line + col),
+                           make_uint4(w[0], w[1], w[2], w[3]));
+      }
+#pragma unroll
+      for (int j = 4 * quads; j < blocks; ++j) {  // the last N / 8 % 4 blocks: 4 bytes per lane
+        const int e = 4 * j + 2 * h, col = 8 * j + 2 * int(q);
+        if (!Edge || col < left)
+          ptx::st<StoreOp>(reinterpret_cast<std::uint32_t*>(line + col),
+                           pack_pair<Out>(acc.reg[e], acc.reg[e + 1]));
+      }
+    }
   }
 };
 

@@ -100,9 +100,9 @@ struct gemm_options {
 /// stream_k_tail_used, schedule, tile_n).
 struct gemm_kernel_config {
   int stages = 4;
-  int cluster = 1;  ///< CTAs per cluster (along M)
-  int epilogue_buffers = 2;
-  bool pingpong = false;  ///< each consumer on its own tile (else both on one: cooperative)
+  int cluster = 1;           ///< CTAs per cluster (along M)
+  int epilogue_buffers = 2;  ///< 0: direct stores from registers (no shared memory)
+  bool pingpong = false;     ///< each consumer on its own tile (else both on one: cooperative)
   int tile_m = 128, tile_n = 256;  ///< CTA tile (ping-pong: each consumer's)
   gemm_options options;
   bool tail_used = false;  ///< whether the schedule has a stream-K tail
@@ -117,7 +117,9 @@ struct gemm_kernel_config {
     return (pingpong ? "ping-pong " + std::to_string(tile_m) + "x" + std::to_string(tile_n) + ", "
                      : std::string()) +
            "cluster " + std::to_string(cluster) + ", " + std::to_string(stages) + " stages, " +
-           std::to_string(epilogue_buffers) + " epilogue buffers, " + hopper::raster_name(o.order) +
+           (epilogue_buffers == 0 ? std::string("direct stores")
+                                  : std::to_string(epilogue_buffers) + " epilogue buffers") +
+           ", " + hopper::raster_name(o.order) +
            (o.order == hopper::raster::grouped_m ? " " + std::to_string(o.group) : "") +
            (o.promote == hopper::l2_promotion_mode::none ? ", no L2 promotion" : "") + tail;
   }
@@ -128,6 +130,7 @@ struct gemm_kernel_config {
         .with_param("stream_k_tail", hopper::tail_mode_name(options.tail))
         .with_param("stream_k_tail_used", tail_used)
         .with_param("schedule", pingpong ? "pingpong" : "cooperative")
+        .with_param("epilogue", epilogue_buffers == 0 ? "direct" : "tma")
         .with_param("tile_n", tile_n);
   }
 };
