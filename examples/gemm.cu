@@ -336,6 +336,7 @@ void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
   // barrier, and no epilogue buffer, so 5 stages fit beside 128 x 200 and 128 x 192 tiles.
   run_config<5, 2, 0, variant::full, schedule<200, true>>(b, {raster::grouped_m, 8}, ctas);
   run_config<5, 2, 0, variant::full, schedule<192, true>>(b, {raster::grouped_m, 8}, ctas);
+  run_config<4, 2, 0>(b, {raster::grouped_m, 8}, ctas);  // cooperative: its epilogue is not hidden
   // The last partial wave shared out along K (hopper/stream_k.cuh): always, and only where
   // stream_k_tail_pays says so (the "on" row keeps that rule under test at every shape).
   run_config<4, 2, 2>(b, {raster::grouped_m, 8, tail_on}, ctas);
