@@ -2,7 +2,9 @@
 // (16-byte cp.async.bulk and 2-D tensor copies against ld.global.cg, from the L2 and from DRAM),
 // then the DRAM stream bandwidth of TMA loads and stores over bytes per copy (1..32 KiB), stages
 // in flight (1, 2, 4, 8) and CTAs per SM (1, 2, 4), beside the ld.global read stream and the
-// st.global write stream on an array of the same size.
+// st.global write stream on an array of the same size; the TMA copy stream (bulk load, then bulk
+// store of the same buffer) into a second array, its best point then against cudaMemcpy of the
+// same arrays in alternating rounds.
 //
 //   build/h200/examples/tma --json tma.json        (--quick: fewer points; --small: sanitizer)
 //   --explore 1: both chunk orders (interleaved, contiguous) and the evict_first L2 hint on the
@@ -77,6 +79,8 @@ void run_streams(const cuprobe::cli& cli, const cuprobe::device_info& dev, cupro
                  const std::function<void(const std::string&)>& progress) {
   ex::tma_stream_options so;
   so.run = stream_run(cli);
+  so.copies_too = cli.get_integer("--explore") != 2;  // the copy stream, then vs cudaMemcpy
+  so.copy_rounds = cli.small ? 3 : cli.quick ? 10 : 20;
   if (cli.quick) {
     so.copy_bytes = {4096, 16384, 32768};
     so.stages = {2, 4, 8};
@@ -112,10 +116,10 @@ void run_streams(const cuprobe::cli& cli, const cuprobe::device_info& dev, cupro
   };
   cuprobe::table s({"direction", "copy", "KiB/copy", "stages", "CTA/SM", "CTAs", "order", "L2 hint",
                     "wait", "issuers", "in flight/SM", "TB/s", "x peer"});
-  for (const auto* v : {&st.loads, &st.stores})
+  for (const auto* v : {&st.loads, &st.stores, &st.copies})
     for (const auto& m : *v) {
-      const bool store = m.params.at("direction").as_string() == "store";
-      const double p = peer(store ? st.write_peer : st.read_peer);
+      const std::string dir = m.params.at("direction").as_string();
+      const double p = dir == "copy" ? 0.0 : peer(dir == "store" ? st.write_peer : st.read_peer);
       s.add_row({m.params.at("direction").as_string(), m.params.at("copy").as_string(),
                  cuprobe::fmt(m.params.at("copy_kib").as_number(), 0),
                  cuprobe::fmt(m.params.at("stages").as_number(), 0),
@@ -145,6 +149,15 @@ void run_streams(const cuprobe::cli& cli, const cuprobe::device_info& dev, cupro
   std::printf("\n");
   versus("load", st.loads.empty() ? nullptr : &st.best_load(), st.read_peer, "ld.global read");
   versus("store", st.stores.empty() ? nullptr : &st.best_store(), st.write_peer, "st.global write");
+  if (st.copy_vs_memcpy) {
+    const auto& bc = st.best_copy();
+    std::printf(
+        "best TMA copy  %.2f TB/s (%s) = %.3f x cudaMemcpy on the same arrays (%zu "
+        "alternating rounds, the median of the paired ratios)\n",
+        bc.gb_per_s() / 1e3, bc.params.at("case").as_string().c_str(), *st.copy_vs_memcpy,
+        so.copy_rounds);
+    for (const auto& m : st.copy_head_to_head) res.add(m);
+  }
 }
 
 /// The cluster multicast stream beside the per-CTA stream of the same delivered total; the
