@@ -57,6 +57,10 @@ for d_ in load store; do
       -o "$dir/tma_${d_}_${c_}_heatmap.png"
   done
 done
+p tma.json heatmap --x params.copy_kib --y params.stages --value params.tbps \
+  --facet params.ctas_per_sm --name-prefix tma.copy --where params.direction=copy --ylabel "TB/s" \
+  --title "TMA copy stream (bulk load, then bulk store) through DRAM, TB/s read + written: KiB per copy x stages, by CTAs per SM" \
+  -o "$dir/tma_copy_heatmap.png"
 # WGMMA: TFLOP/s and % of peak per type, N and SS/RS (dense, the "sizes" section), then sparse.
 p wgmma.json wgmma --where params.section=sizes --ylabel "TFLOP/s" \
   --title "WGMMA throughput (dense, one block per SM): TFLOP/s and % of peak by type, N, SS/RS" \
