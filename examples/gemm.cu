@@ -70,6 +70,10 @@ struct gemm_config {
   static constexpr std::size_t smem =
       h::dynamic_smem_bytes<1024>(Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes +
                                   sizeof(pipeline) + sizeof(cuprobe::region_token));
+  // sm_90's 227 KiB per block (opt-in), less the 1 KiB of static shared memory the kernel has.
+  static_assert(smem <= 227 * 1024 - 1024,
+                "gemm: this configuration's shared memory exceeds "
+                "what one block may have on sm_90");
 };
 
 template <int Stages, int Cluster, int EpiBuffers, variant V, class S>
