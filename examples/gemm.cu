@@ -302,11 +302,15 @@ void run_config(ex::gemm_bench& bench, const ex::gemm_options& o, int max_ctas) 
                                                                             max_ctas);
   ex::gemm_kernel_config k{Stages, Cluster, EpiBuffers, S::pingpong, BM, S::bn, o};
   k.tail_used = l->sched.tail;  // what the schedule chose (tail_mode::automatic)
+  // Units of work (cluster_m tiles each) over the clusters: how full the last wave is.
+  const int units = l->sched.tiles.units(), clusters = l->sched.clusters;
   bench
       .add(
           k, V, [l](cudaStream_t s) { (*l)(s); }, [l] { return l->timer.read(); },
           l->shape.shape.grid.x)
-      .m.with_launch(l->shape.shape);
+      .m.with_launch(l->shape.shape)
+      .with_param("tiles", units * Cluster)
+      .with_param("waves", double(units) / clusters);
 }
 
 /// The rows, on every problem: clusters of 2 (B multicast), 4 stages, 2 epilogue buffers unless
