@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
     }
     res.print_ceilings();
     res.write(cli);
-    if (cli.has("--summary")) sum.write(cli.get("--summary"));
+    sum.write(cli);  // --summary, when given
     return 0;
   });
 }

@@ -480,7 +480,7 @@ int main(int argc, char** argv) {
           set("cache.l2.write.far_home.tbps", ws->far_bytes_per_s / 1e12);
         }
       }
-      sum.write(cli.get("--summary"));
+      sum.write(cli);
     }
     return 0;
   });

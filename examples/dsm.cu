@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
       }
       if (bw.read_tbps) sum.set("dsm.example.read.tbps", *bw.read_tbps);
       sum.set("dsm.example.clock_mhz", mhz);
-      sum.write(cli.get("--summary"));
+      sum.write(cli);
     }
     return 0;
   });

@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
       hf.print();
     res.print_ceilings();
     res.write(cli);
-    if (cli.has("--summary")) sum.write(cli.get("--summary"));
+    sum.write(cli);  // --summary, when given
     return 0;
   });
 }

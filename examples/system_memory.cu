@@ -209,10 +209,7 @@ int main(int argc, char** argv) {
     }
     res.print_ceilings();
     res.write(cli);
-    if (cli.has("--summary")) {
-      sum.write(cli.get("--summary"));
-      std::printf("\nsummary written to %s\n", cli.get("--summary").c_str());
-    }
+    sum.write(cli);  // --summary, when given
     return 0;
   });
 }

@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
     }
     res.print_table();
     res.write(cli);
-    if (cli.has("--summary")) sum.write(cli.get("--summary"));
+    sum.write(cli);  // --summary, when given
     return status;
   });
 }

@@ -9,6 +9,7 @@
 #include <cuprobe/measure/ceilings.cuh>
 #include <cuprobe/measure/runner.cuh>
 #include <cuprobe/report/results.cuh>
+#include <cuprobe/report/summary.cuh>
 
 #include <sys/stat.h>
 
@@ -374,4 +375,24 @@ TEST_CASE("results::print_ceilings: the best fraction per ceiling, or one line f
   CHECK(t.find("copy.3000") == std::string::npos);
   CHECK(t.find("chase") == std::string::npos);
   CHECK(std::count(t.begin(), t.end(), '\n') == 2);  // the heading and one ceiling
+}
+
+TEST_CASE("summary_file::write(cli) writes where --summary says, and nothing without it") {
+  struct fake_cli {  // what write(cli) uses of report/cli.cuh's cli
+    std::string path;
+    bool has(const std::string& o) const { return o == "--summary" && !path.empty(); }
+    std::string get(const std::string&) const { return path; }
+  };
+  char arg0[] = "test";
+  char* argv[] = {arg0};
+  cp::summary_file s(1, argv, cuprobe_test::h200_like());
+  s.set("dram.copy.tbps", 4.25);
+  const std::string dir = temp_dir("summary"), path = dir + "/s.json";
+  s.write(fake_cli{});  // no --summary: no file
+  struct stat st;
+  CHECK(stat(path.c_str(), &st) != 0);
+  s.write(fake_cli{path});
+  const auto text = cp::detail::read_file(path);
+  REQUIRE(text);
+  CHECK(cp::parse_json(*text).at("metrics").at("dram.copy.tbps").as_number() == 4.25);
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -60,6 +61,14 @@ class summary_file {
   }
   /// Writes the file to `path`.
   void write(const std::string& path) const { write_text(path, to_json().dump(2) + "\n"); }
+  /// Writes where the command line's --summary says, and says so; nothing without it. `c` is
+  /// report/cli.cuh's `cli`, or any type with has() and get() (a template, as results::write).
+  template <class Cli>
+  void write(const Cli& c) const {
+    if (!c.has("--summary")) return;
+    write(c.get("--summary"));
+    std::printf("\nsummary written to %s\n", c.get("--summary").c_str());
+  }
 
  private:
   json device_;

@@ -527,7 +527,7 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
   res.extra("gemm")["metrics"] = sum.metrics();
   res.print_ceilings();
   res.write(args);
-  if (args.has("--summary")) sum.write(args.get("--summary"));
+  sum.write(args);  // --summary, when given
   if (!all_ok) throw error("gemm: an output did not match its references (see the tables)");
   return 0;
 }
