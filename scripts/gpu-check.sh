@@ -121,8 +121,9 @@ if [ "$mode" != sanitize ]; then
   fi
 fi
 
-# The cache story of the DRAM kernels from the hardware counters (full mode only).
-if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ] && [ -x build/h200/examples/dram_bandwidth ]; then
+in_list() { local x; for x in "${examples[@]}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
+# The cache story of the DRAM kernels from the hardware counters (full mode, with dram_bandwidth).
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ] && in_list dram_bandwidth; then
   say "== tools/ncu_dram.sh"
   tools/ncu_dram.sh build/h200 "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
   pack
@@ -130,7 +131,6 @@ fi
 
 # The sector model against ncu, and the ncu views of the tensor-core kernels (full mode, when
 # those examples ran).
-in_list() { local x; for x in "${examples[@]}"; do [ "$x" = "$1" ] && return 0; done; return 1; }
 if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ]; then
   if in_list access_patterns; then
     say "== tools/ncu_access.sh"

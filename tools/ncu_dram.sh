@@ -7,7 +7,9 @@
 # at 256 threads (--profile: each kernel runs once), with the clocks left alone
 # (--clock-control none), and writes the metrics as CSV:
 #   L1 and L2 sector hit rates, L1 requests and sectors of global loads, L2 requests and
-#   sectors of reads coming from L1 (the seed's metrics), DRAM bytes read and written, duration.
+#   sectors of reads coming from L1, DRAM bytes read and written, duration, and the DRAM's
+#   throughput as a share of its peak (dram__throughput: how close read and copy come to what
+#   the memory itself delivers, the copy paying the bus's read/write turnarounds).
 # Mode multicast: profiles examples/tma's cluster multicast stream (--only multicast --quick
 # --profile: 16 KiB chunks x 4 stages, clusters of 1, 2 and 4, with multicast and with every CTA
 # loading the chunk itself, each kernel once on the default 3.75 GiB array), kernels
@@ -39,6 +41,7 @@ case "$mode" in
     metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
     metrics+=,lts__t_requests_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
     metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+    metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
     kernels='regex:stream_(pass|covering)_kernel'
     # shellcheck disable=SC2054  # the commas are inside arguments (comma lists), not separators
     program=("$build/examples/dram_bandwidth" --profile --patterns read,copy --ops cg --widths 16

@@ -100,6 +100,7 @@ NCU_COLUMNS = [
     ("lts__t_requests_srcunit_tex_op_read.sum", "L2 requests (read)"),
     ("lts__t_sectors_srcunit_tex_op_read.sum", "L2 sectors (read)"),
     ("dram__bytes_read.sum", "DRAM bytes read"), ("dram__bytes_write.sum", "DRAM bytes written"),
+    ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM % of peak"),
 ]
 
 
