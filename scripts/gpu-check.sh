@@ -11,7 +11,8 @@
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
 #   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
-#   (full mode), CUPROBE_GPU_CHECK_TIERS=0 the test
+#   (full mode; =only: the ncu views of the examples named alone, without the examples and
+#   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
 #   tiers (ctest); CUPROBE_GPU_CHECK_EXTRA="args"
 #   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth).
 #
@@ -79,7 +80,7 @@ if [ ${#examples[@]} -eq 0 ]; then
 fi
 flag=(); [ "$mode" = quick ] && flag=(--quick)
 declare -A ex_rc ex_time
-if [ "$mode" != sanitize ]; then
+if [ "$mode" != sanitize ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ]; then
   for e in "${examples[@]}"; do
     [ $build_ok = 1 ] || break
     # Run inside the results folder, so that the command lines recorded in the results name
@@ -149,14 +150,14 @@ if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" !=
   pack
 fi
 # The sparse wgmma figure's peer: PyTorch's 2:4 semi-structured matmul (full mode, with wgmma).
-if [ "$mode" = full ] && [ $build_ok = 1 ] && in_list wgmma; then
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ] && in_list wgmma; then
   say "== tools/sparse_peer.py"
   (cd "$res" && python3 "$root/tools/sparse_peer.py" --json sparse_peer.json > sparse_peer.txt 2>&1) &&
     say "sparse_peer: ok" || say "sparse_peer: not run or FAILED (sparse_peer.txt)"
   pack
 fi
 # The collectives' peer: torch.distributed's NCCL collectives (full mode, with collectives).
-if [ "$mode" = full ] && [ $build_ok = 1 ] && in_list collectives; then
+if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ] && in_list collectives; then
   say "== tools/torch_collectives.py"
   (cd "$res" && NCCL_NVLS_ENABLE=0 timeout 900 python3 "$root/tools/torch_collectives.py" \
      --json torch_collectives.json > torch_collectives.txt 2>&1) &&
