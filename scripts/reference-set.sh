@@ -26,8 +26,9 @@ shift
 work="$(mktemp -d /tmp/cuprobe-reference.XXXX)"
 trap 'rm -rf "$work"' EXIT
 for t in "$@"; do tar -xzf "$t" -C "$work"; done
-# The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not.
-rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma"
+# The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not;
+# nor the sector model's check against ncu (ncu_access/: the gpu tier's gpu.access_ncu is that check).
+rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access"
 cd "$work"
 [ -f summary.json ] || { echo "reference-set: no summary.json (device_report) in the archives" >&2; exit 1; }
 ins=(summary.json)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """host tier: tools/validate_results.py, plot.py, results_md.py, ncu_table.py on bad and good
-input, and the pure parts and refusals of the peer tools (torch_collectives.py, sparse_peer.py).
+input, the pure parts and refusals of the peer tools (torch_collectives.py, sparse_peer.py), and
+scripts/reference-set.sh on a set made of two parts (and refusing parts of two commits).
 
 Each tool runs on an empty file, malformed JSON, a binary (non-UTF-8) file, a missing path, a
 directory, a wrong field type, a valid cuprobe.results/1 file, a valid /2 file, several files
@@ -457,6 +458,50 @@ def check_peer_tools(d):
     return []
 
 
+# scripts/reference-set.sh: a set from gpu-check run in parts (one archive per part).
+def check_reference_set(d):
+    import tarfile
+
+    def archive(name, files):
+        folder = results_dir(d, name, files)
+        path = os.path.join(d, name + ".tgz")
+        with tarfile.open(path, "w:gz") as t:
+            t.add(folder, arcname=".")
+        return path
+
+    script = ["bash", os.path.join(root, "scripts", "reference-set.sh")]
+    part_summary = dict(SUMMARY, command="wgmma --summary wgmma_summary.json",
+                        metrics={"tensor.bf16.tflops": 969.0})
+    big = results_v1([bench_v1("dram.read", {"threads": t, "case": "c" * 200}, 100.0 + t)
+                      for t in range(200)])  # over 64 KB as JSON: stored compressed
+    first = archive("part1", {"summary.json": SUMMARY, "system_memory.json": V1, "ctest.xml": "<x/>",
+                              "sanitizer": "dir", "ncu_access": "dir", "ncu_wgmma": "dir"})
+    later = archive("part2", {"wgmma_summary.json": part_summary, "system_memory.json": V2,
+                              "timers.json": big, "ncu_wgmma.md": "| kernel |\n"})
+    out = os.path.join(d, "set")
+    expect("reference-set from two parts", script + [out, first, later], 0)
+    kept = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    for f in ("summary.json", "README.md", "system_memory.json", "timers.json.gz", "ncu_wgmma.md"):
+        if f not in kept:
+            failures.append(f"reference-set: {f} is not in the set ({kept})")
+    for f in ("sanitizer", "ncu_access", "ncu_wgmma", "ctest.xml", "wgmma_summary.json", "timers.json"):
+        if f in kept:
+            failures.append(f"reference-set: {f} is in the set, it should not be")
+    if "summary.json" in kept:
+        merged = json.load(open(os.path.join(out, "summary.json")))["metrics"]
+        if merged.get("tensor.bf16.tflops") != 969.0 or merged.get("dram.read.tbps") != 4.6:
+            failures.append(f"reference-set: the parts' metrics are not merged: {merged}")
+    if "system_memory.json" in kept:  # the later part's file replaces the earlier one's
+        if json.load(open(os.path.join(out, "system_memory.json")))["schema"] != "cuprobe.results/2":
+            failures.append("reference-set: the later part's system_memory.json did not replace the first's")
+    # Parts of two commits are refused, and the set already there is left alone.
+    other = archive("part3", {"wgmma_summary.json": dict(part_summary, commit="def")})
+    expect("reference-set refuses two commits", script + [out, first, other], 2)
+    if not os.path.isfile(os.path.join(out, "timers.json.gz")):
+        failures.append("reference-set: a refused set replaced the one already there")
+    return []
+
+
 PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwidth (dram_bandwidth)",
                  "Latency ladder (latency_ladder)", "Memory ordering and fence cost (memory_ordering)")
 
@@ -464,7 +509,8 @@ PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwid
 with tempfile.TemporaryDirectory() as tmp:
     sections = {}
     for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
-                     ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools)):
+                     ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools),
+                     ("reference_set", check_reference_set)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
 
