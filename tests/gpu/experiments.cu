@@ -53,10 +53,11 @@ CUPROBE_GPU_TEST_CASE(
     "dram_sweep: validated points, best per pattern, peers, the copy head-to-head; small arrays "
     "are flagged") {
   const auto dev = cuprobe::device_info::query();
-  const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cg>, gen::all_patterns,
-                          gen::all_modes, gen::all_grids>
+  const gen::stream_table<gen::type_list<float, float4>, gen::type_list<cache::cg>,
+                          gen::all_patterns, gen::all_modes, gen::all_grids>
       kernels;
   ex::dram_sweep_options o;
+  o.widths = {4, 16};  // the head-to-head takes the best copy of both widths
   o.persistent = {{4, 256}};
   o.covering = {256};
   o.run.stop = cuprobe::stopping_rule::fixed(3);
@@ -65,8 +66,8 @@ CUPROBE_GPU_TEST_CASE(
   o.array_bytes = dev.l2_bytes / 2;
   o.head_to_head = 4;  // the best copy point against cudaMemcpy, alternating
   const auto r = ex::dram_sweep(dev, kernels, o, nothing);
-  // read: 2 modes; write, copy, mixed: 2 modes + 1 covering shape.
-  CHECK(r.all.size() == 2 + 3 * 3);
+  // Per width, read: 2 modes; write, copy, mixed: 2 modes + 1 covering shape.
+  CHECK(r.all.size() == 2 * (2 + 3 * 3));
   for (const auto& m : r.all) {
     CAPTURE(m.params.at("case").as_string());
     CHECK(m.params.at("valid").as_bool());
@@ -78,8 +79,8 @@ CUPROBE_GPU_TEST_CASE(
   REQUIRE(r.memset);
   CUPROBE_TIMING_CHECK(r.memcpy->gb_per_s() > 10);
   CHECK(r.best_by_case.size() == r.all.size());  // one shape per case
-  // The head-to-head: the sweep's best copy point (its case and config) and cudaMemcpy, 4
-  // rounds each, validated; the paired ratio is theirs.
+  // The head-to-head: the sweep's best copy point over both widths (its case, which names the
+  // width, and config) and cudaMemcpy, 4 rounds each, validated; the paired ratio is theirs.
   REQUIRE(r.head_to_head.size() == 2);
   const auto& best = r.best(gen::stream_pattern::copy);
   CHECK(r.head_to_head[0].params.at("case").as_string() == best.params.at("case").as_string());

@@ -182,8 +182,9 @@ struct dram_sweep_options {
   std::optional<std::uint64_t> array_bytes;  ///< default dram_array_bytes() for the patterns
   double l2_factor = 8;                      ///< arrays at least this many times the L2
   bool peers = true;  ///< cudaMemcpy (copy) and cudaMemset (write) on the arrays
-  /// Rounds of the best copy point against cudaMemcpy in alternation on the same arrays
-  /// (copy_head_to_head; 0: none, the ratio is then the sweep's best over one memcpy figure).
+  /// Rounds of the best copy point (over every width) against cudaMemcpy in alternation on the
+  /// same arrays (copy_head_to_head; with peers only; 0: none, the ratio is then the sweep's
+  /// best over one memcpy figure).
   std::size_t head_to_head = 0;
   run_options run = run_options::fixed(2, 10);
 
@@ -298,6 +299,10 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
   size.arrays = arrays;
   dram_sweep_result res;
   res.array_bytes = o.array_bytes.value_or(dram_array_bytes(dev, size));
+  // The best copy point over every width (the first of equals, as best()), for the head-to-head.
+  const gen::stream_kernel* best_copy = nullptr;
+  launch_shape best_copy_shape;
+  double best_copy_bw = 0;
   for (auto pattern : o.patterns) {
     for (std::size_t width : o.widths) {
       bool any = false;
@@ -306,9 +311,6 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
       if (!any) continue;
       gen::stream_workload w(pattern, width, res.array_bytes / width);
       w.fill_inputs(1);
-      const gen::stream_kernel* best_k = nullptr;  // this width's best point, for the head-to-head
-      launch_shape best_shape;
-      double best_bw = 0;
       const auto point = [&](const gen::stream_kernel& k, const launch_shape& shape) {
         progress(k.name() + " " + stream_config(k.grid, shape, dev.sm_count));
         auto r = stream_bandwidth(k, w, shape, k.mode, o.passes, o.run, data_source::dram);
@@ -317,10 +319,10 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
         r.m.with_param("case", name);
         const std::size_t i = res.all.size();
         const double bw = r.m.gb_per_s();
-        if (bw > best_bw) {
-          best_k = &k;
-          best_shape = shape;
-          best_bw = bw;
+        if (pattern == gen::stream_pattern::copy && bw > best_copy_bw) {
+          best_copy = &k;
+          best_copy_shape = shape;
+          best_copy_bw = bw;
         }
         res.all.push_back(std::move(r.m));
         auto c = res.best_by_case.find(name);
@@ -344,18 +346,22 @@ dram_sweep_result dram_sweep(const device_info& dev, const gen::stream_kernel_se
         progress("cudaMemcpy D2D");
         res.memcpy =
             memcpy_bandwidth(w.output().data(), w.input(0).data(), w.elements() * width, o.run);
-        if (o.head_to_head > 0 && best_k) {
-          progress("best copy point vs cudaMemcpy, interleaved");
-          res.head_to_head =
-              copy_head_to_head(*best_k, w, best_shape, o.passes, o.run, o.head_to_head);
-          res.copy_vs_memcpy = paired_ratio(res.head_to_head[0], res.head_to_head[1]);
-        }
       }
       if (o.peers && pattern == gen::stream_pattern::write && !res.memset) {
         progress("cudaMemset");
         res.memset = memset_bandwidth(w.output().data(), w.elements() * width, o.run);
       }
     }
+  }
+  // The best copy of every width against cudaMemcpy, on fresh arrays of its width.
+  if (o.peers && o.head_to_head > 0 && best_copy) {
+    progress("best copy point vs cudaMemcpy, interleaved");
+    const std::size_t width = best_copy->element_bytes;
+    gen::stream_workload w(gen::stream_pattern::copy, width, res.array_bytes / width);
+    w.fill_inputs(1);
+    res.head_to_head =
+        copy_head_to_head(*best_copy, w, best_copy_shape, o.passes, o.run, o.head_to_head);
+    res.copy_vs_memcpy = paired_ratio(res.head_to_head[0], res.head_to_head[1]);
   }
   // Peers for patterns that did not run: fresh arrays of the same size.
   if (o.peers && !res.memcpy) {
