@@ -31,6 +31,7 @@
 #include <nccl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -73,101 +74,145 @@ inline std::string nccl_version() {
 }
 
 /// One communicator per device (ncclCommInitAll), with a stream and buffers on each; NVLS off.
+/// With thread_per_rank, one worker thread per rank. What the workers touch lives in `state`, on
+/// the heap: should a rank's thread stay blocked inside NCCL, the destructor leaves that thread
+/// behind with the state it uses (the GPU context is then marked lost, so the process ends
+/// within a second of exit even if the driver's teardown would wait), joins the idle ones, and
+/// keeps the communicators and buffers as they are. After an error in a collective the
+/// communicators are aborted (ncclCommAbort), not destroyed: a peer's kernel may be waiting for
+/// the rank that failed, and a destroy would wait with it.
 class nccl_ranks {
  public:
   /// Ranks 0 .. n-1 on `devices`; send and receive buffers of `elements` fp32 each, the send
   /// buffers filled with collective_input(rank, i).
   nccl_ranks(const std::vector<int>& devices, std::size_t elements, bool thread_per_rank = false)
-      : devices_(devices) {
+      : s_(std::make_unique<state>()) {
+    state& s = *s_;
+    s.devices = devices;
     setenv("NCCL_NVLS_ENABLE", "0", 0);  // 0: keep what the user set
-    comms_.resize(devices.size());
-    CUPROBE_NCCL_CHECK(ncclCommInitAll(comms_.data(), int(devices.size()), devices.data()));
+    s.comms.resize(devices.size());
+    CUPROBE_NCCL_CHECK(ncclCommInitAll(s.comms.data(), int(devices.size()), devices.data()));
     for (std::size_t r = 0; r < devices.size(); ++r) {
       scoped_device on(devices[r]);
-      streams_.push_back(std::make_unique<cuda_stream>());
-      start_.push_back(std::make_unique<cuda_event>());
-      stop_.push_back(std::make_unique<cuda_event>());
-      send_.emplace_back(elements);
-      recv_.emplace_back(elements);
-      fill_collective_input(send_.back().data(), elements, int(r));
+      s.streams.push_back(std::make_unique<cuda_stream>());
+      s.start.push_back(std::make_unique<cuda_event>());
+      s.stop.push_back(std::make_unique<cuda_event>());
+      s.send.emplace_back(elements);
+      s.recv.emplace_back(elements);
+      fill_collective_input(s.send.back().data(), elements, int(r));
       synchronize_device("experiments::nccl_ranks (filling the inputs)");
     }
-    if (thread_per_rank)
-      for (int r = 0; r < size(); ++r) workers_.emplace_back([this, r] { work(r); });
+    if (thread_per_rank) {
+      s.finished.assign(devices.size(), 0);
+      for (int r = 0; r < size(); ++r) workers_.emplace_back([st = s_.get(), r] { st->work(r); });
+    }
   }
   nccl_ranks(const nccl_ranks&) = delete;
   nccl_ranks& operator=(const nccl_ranks&) = delete;
   ~nccl_ranks() {
+    state& s = *s_;
+    std::vector<char> idle(workers_.size());
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      quit_ = true;
+      std::lock_guard<std::mutex> lock(s.mu);
+      s.quit = true;
+      for (std::size_t r = 0; r < workers_.size(); ++r) idle[r] = s.finished[r] == s.generation;
     }
-    go_.notify_all();
-    for (auto& t : workers_) stuck_ ? t.detach() : t.join();
-    if (stuck_ || gpu_context_lost()) return;
-    for (ncclComm_t c : comms_)
-      if (c) ncclCommDestroy(c);
-  }
-  int size() const { return int(devices_.size()); }  ///< ranks
-  int device(int r) const { return devices_[r]; }    ///< rank r's device
-
-  /// Issues `c` of shape `s` for every rank, each between its two events: by the rank's own
-  /// thread (thread_per_rank), or by this thread for all ranks in one group.
-  void issue(collective c, const collective_shape& s, int root) {
-    if (!workers_.empty()) {
-      std::unique_lock<std::mutex> lock(mu_);
-      job_ = {c, s, root};
-      pending_ = size();
-      error_ = nullptr;
-      ++generation_;
-      go_.notify_all();
-      const double limit = default_watchdog_s();
-      if (!done_.wait_for(lock, std::chrono::duration<double>(limit),
-                          [this] { return pending_ == 0; })) {
-        stuck_ = true;  // the destructor leaves the threads behind rather than wait for them
-        throw error("cuprobe: collectives: " + std::to_string(pending_) + " of " +
-                    std::to_string(size()) + " ranks' threads did not issue their " + to_string(c) +
-                    " within " + fmt(limit, 0) +
-                    " s (a rank blocked inside NCCL: its peers may not have joined)");
+    s.go.notify_all();
+    bool stuck = false;
+    for (std::size_t r = 0; r < workers_.size(); ++r) {
+      if (idle[r]) {
+        workers_[r].join();
+      } else {
+        workers_[r].detach();
+        stuck = true;
       }
-      if (error_) std::rethrow_exception(error_);
+    }
+    if (stuck) {  // the threads left behind still use the state: it is not freed
+      (void)s_.release();
       return;
     }
-    for (int r = 0; r < size(); ++r) {
-      scoped_device on(devices_[r]);
-      start_[r]->record(*streams_[r]);
+    if (gpu_context_lost()) return;
+    for (ncclComm_t c : s.comms)
+      if (c) s.broken ? ncclCommAbort(c) : ncclCommDestroy(c);
+  }
+  int size() const { return int(s_->devices.size()); }  ///< ranks
+  int device(int r) const { return s_->devices[r]; }    ///< rank r's device
+
+  /// Issues `c` of shape `sh` for every rank, each between its two events: by the rank's own
+  /// thread (thread_per_rank; the threads meet before their first event), or by this thread for
+  /// all ranks in one group. Waits for the issuing at most half the watchdog's limit (so that
+  /// its sentence comes before the runner's own).
+  void issue(collective c, const collective_shape& sh, int root) {
+    state& s = *s_;
+    const double limit = default_watchdog_s() / 2;
+    if (!workers_.empty()) {
+      std::unique_lock<std::mutex> lock(s.mu);
+      s.next = {c, sh, root, limit};
+      s.pending = size();
+      s.error = nullptr;
+      ++s.generation;
+      s.go.notify_all();
+      if (!s.done.wait_for(lock, std::chrono::duration<double>(limit),
+                           [&] { return s.pending == 0; })) {
+        ::cuprobe::detail::on_context_lost();  // a thread blocked inside NCCL: nothing ends it
+        throw error("cuprobe: collectives: " + std::to_string(s.pending) + " of " +
+                    std::to_string(size()) + " ranks' threads did not issue their " + to_string(c) +
+                    " within " + fmt(limit, 0) +
+                    " s (a rank blocked inside NCCL: its peers may not have joined)" +
+                    (s.error ? "; a rank failed before: " + what_of(s.error) : std::string()));
+      }
+      if (s.error) {
+        s.broken = true;
+        std::rethrow_exception(s.error);
+      }
+      return;
     }
-    CUPROBE_NCCL_CHECK(ncclGroupStart());
-    for (int r = 0; r < size(); ++r) enqueue(r, c, s, root);
-    CUPROBE_NCCL_CHECK(ncclGroupEnd());
-    for (int r = 0; r < size(); ++r) {
-      scoped_device on(devices_[r]);
-      stop_[r]->record(*streams_[r]);
+    try {
+      for (int r = 0; r < size(); ++r) {
+        scoped_device on(s.devices[r]);
+        s.start[r]->record(*s.streams[r]);
+      }
+      CUPROBE_NCCL_CHECK(ncclGroupStart());
+      try {
+        for (int r = 0; r < size(); ++r) s.enqueue(r, c, sh, root);
+      } catch (...) {
+        ncclGroupEnd();  // the group closed, so that later NCCL calls of this thread are not in it
+        throw;
+      }
+      CUPROBE_NCCL_CHECK(ncclGroupEnd());
+      for (int r = 0; r < size(); ++r) {
+        scoped_device on(s.devices[r]);
+        s.stop[r]->record(*s.streams[r]);
+      }
+    } catch (...) {
+      s.broken = true;
+      throw;
     }
   }
   /// Waits for every rank's last collective and returns the longest rank's time, in seconds.
   double wait_longest(double limit_s) {
+    state& s = *s_;
     float longest = 0;
     for (int r = 0; r < size(); ++r) {
-      wait_for(stop_[r]->get(), "a collective of rank " + std::to_string(r), limit_s);
+      wait_for(s.stop[r]->get(), "a collective of rank " + std::to_string(r), limit_s);
       float ms = 0;
-      CUPROBE_CHECK(cudaEventElapsedTime(&ms, start_[r]->get(), stop_[r]->get()));
+      CUPROBE_CHECK(cudaEventElapsedTime(&ms, s.start[r]->get(), s.stop[r]->get()));
       longest = std::max(longest, ms);
     }
     return double(longest) * 1e-3;
   }
   /// "" when every rank's output holds what `c` must leave there, else the first sentence.
-  std::string check(collective c, const collective_shape& s, int root) {
+  std::string check(collective c, const collective_shape& sh, int root) {
     for (int r = 0; r < size(); ++r) {
-      scoped_device on(devices_[r]);
-      const std::string why = check_collective_output(recv_[r].data(), c, size(), r, root, s);
+      scoped_device on(s_->devices[r]);
+      const std::string why = check_collective_output(s_->recv[r].data(), c, size(), r, root, sh);
       if (!why.empty()) return why;
     }
     return "";
   }
   /// Poisons every rank's output.
   void poison_outputs() {
-    for (auto& b : recv_) b.poison();
+    for (auto& b : s_->recv) b.poison();
   }
 
  private:
@@ -175,83 +220,130 @@ class nccl_ranks {
     collective c = collective::all_reduce;
     collective_shape s;
     int root = 0;
+    double limit_s = 0;  ///< how long a rank's thread waits for the others at the meeting
   };
 
-  /// Rank r's worker thread: on its device for good; for each generation, the rank's collective
-  /// between its two events (all-to-all's sends and receives in a group of their own).
-  void work(int r) {
-    std::uint64_t seen = 0;
-    bool on_device = cudaSetDevice(devices_[r]) == cudaSuccess;
-    for (;;) {
-      job j;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        go_.wait(lock, [&] { return quit_ || generation_ != seen; });
-        if (quit_) return;
-        seen = generation_;
-        j = job_;
-      }
-      std::exception_ptr e;
-      try {
-        require(on_device, "collectives: rank " + std::to_string(r) +
-                               "'s thread cannot use device " + std::to_string(devices_[r]));
-        start_[r]->record(*streams_[r]);
-        if (j.c == collective::all_to_all) CUPROBE_NCCL_CHECK(ncclGroupStart());
-        enqueue(r, j.c, j.s, j.root);
-        if (j.c == collective::all_to_all) CUPROBE_NCCL_CHECK(ncclGroupEnd());
-        stop_[r]->record(*streams_[r]);
-      } catch (...) {
-        e = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mu_);
-      if (e && !error_) error_ = e;
-      if (--pending_ == 0) done_.notify_one();
+  static std::string what_of(const std::exception_ptr& e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      return x.what();
+    } catch (...) {
+      return "an exception that is not a std::exception";
     }
   }
 
-  /// Rank r's part of `c` on its stream (no group of its own).
-  void enqueue(int r, collective c, const collective_shape& s, int root) {
-    const float* in = send_[r].data();
-    float* out = recv_[r].data();
-    cudaStream_t st = *streams_[r];
-    switch (c) {
-      case collective::all_reduce:
-        CUPROBE_NCCL_CHECK(ncclAllReduce(in, out, s.send_count, ncclFloat, ncclSum, comms_[r], st));
-        break;
-      case collective::all_gather:
-        CUPROBE_NCCL_CHECK(ncclAllGather(in, out, s.send_count, ncclFloat, comms_[r], st));
-        break;
-      case collective::reduce_scatter:
-        CUPROBE_NCCL_CHECK(
-            ncclReduceScatter(in, out, s.recv_count, ncclFloat, ncclSum, comms_[r], st));
-        break;
-      case collective::broadcast:
-        CUPROBE_NCCL_CHECK(ncclBroadcast(in, out, s.send_count, ncclFloat, root, comms_[r], st));
-        break;
-      default: {
-        const std::size_t chunk = s.send_count / std::size_t(size());
-        for (int q = 0; q < size(); ++q) {
-          CUPROBE_NCCL_CHECK(ncclSend(in + q * chunk, chunk, ncclFloat, q, comms_[r], st));
-          CUPROBE_NCCL_CHECK(ncclRecv(out + q * chunk, chunk, ncclFloat, q, comms_[r], st));
+  struct state {
+    std::vector<int> devices;
+    std::vector<ncclComm_t> comms;
+    std::vector<std::unique_ptr<cuda_stream>> streams;
+    std::vector<std::unique_ptr<cuda_event>> start, stop;
+    std::vector<device_buffer<float>> send, recv;
+    bool broken = false;  // an error in a collective: abort the communicators, not destroy
+    // thread_per_rank: the job of generation `generation`, who has finished which generation.
+    std::mutex mu;
+    std::condition_variable go, done;
+    std::uint64_t generation = 0;
+    std::vector<std::uint64_t> finished;
+    int pending = 0;
+    bool quit = false;
+    job next;
+    std::exception_ptr error;
+    std::atomic<std::uint64_t> arrived{0};  // rank threads at the meeting, over all generations
+
+    int size() const { return int(devices.size()); }
+
+    /// Rank r's worker thread: on its device for good; for each generation, the meeting, then
+    /// the rank's collective between its two events (all-to-all's sends and receives in a
+    /// group of their own).
+    void work(int r) {
+      std::uint64_t seen = 0;
+      const bool on_device = cudaSetDevice(devices[r]) == cudaSuccess;
+      for (;;) {
+        job j;
+        {
+          std::unique_lock<std::mutex> lock(mu);
+          go.wait(lock, [&] { return quit || generation != seen; });
+          if (quit) return;
+          seen = generation;
+          j = next;
+        }
+        std::exception_ptr e;
+        try {
+          meet(seen, j.limit_s);
+          require(on_device, "collectives: rank " + std::to_string(r) +
+                                 "'s thread cannot use device " + std::to_string(devices[r]));
+          start[r]->record(*streams[r]);
+          const bool grouped = j.c == collective::all_to_all;
+          if (grouped) CUPROBE_NCCL_CHECK(ncclGroupStart());
+          try {
+            enqueue(r, j.c, j.s, j.root);
+          } catch (...) {
+            if (grouped) ncclGroupEnd();
+            throw;
+          }
+          if (grouped) CUPROBE_NCCL_CHECK(ncclGroupEnd());
+          stop[r]->record(*streams[r]);
+        } catch (...) {
+          e = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        if (e && !error) error = e;
+        finished[r] = seen;
+        if (--pending == 0) done.notify_one();
+      }
+    }
+
+    /// Every rank's thread arrives once per generation and leaves when all have (a spin, so that
+    /// no rank's start event is recorded long before another's thread has woken: the early
+    /// rank's time would include the others' wake-up). Bounded by limit_s.
+    void meet(std::uint64_t gen, double limit_s) {
+      const std::uint64_t all = gen * std::uint64_t(size());
+      arrived.fetch_add(1, std::memory_order_acq_rel);
+      const double t0 = monotonic_s();
+      for (unsigned spins = 0; arrived.load(std::memory_order_acquire) < all; ++spins) {
+        if (spins % 1024 == 1023) {
+          require(
+              monotonic_s() - t0 < limit_s,
+              "collectives: the ranks' threads did not all wake within " + fmt(limit_s, 0) + " s");
+          std::this_thread::yield();
         }
       }
     }
-  }
 
-  std::vector<int> devices_;
-  std::vector<ncclComm_t> comms_;
-  std::vector<std::unique_ptr<cuda_stream>> streams_;
-  std::vector<std::unique_ptr<cuda_event>> start_, stop_;
-  std::vector<device_buffer<float>> send_, recv_;
-  // thread_per_rank: the workers, and the generation of the job they run next.
-  std::vector<std::thread> workers_;
-  std::mutex mu_;
-  std::condition_variable go_, done_;
-  std::uint64_t generation_ = 0;
-  int pending_ = 0;
-  bool quit_ = false, stuck_ = false;
-  job job_;
-  std::exception_ptr error_;
+    /// Rank r's part of `c` on its stream (no group of its own).
+    void enqueue(int r, collective c, const collective_shape& s, int root) {
+      const float* in = send[r].data();
+      float* out = recv[r].data();
+      cudaStream_t st = *streams[r];
+      switch (c) {
+        case collective::all_reduce:
+          CUPROBE_NCCL_CHECK(
+              ncclAllReduce(in, out, s.send_count, ncclFloat, ncclSum, comms[r], st));
+          break;
+        case collective::all_gather:
+          CUPROBE_NCCL_CHECK(ncclAllGather(in, out, s.send_count, ncclFloat, comms[r], st));
+          break;
+        case collective::reduce_scatter:
+          CUPROBE_NCCL_CHECK(
+              ncclReduceScatter(in, out, s.recv_count, ncclFloat, ncclSum, comms[r], st));
+          break;
+        case collective::broadcast:
+          CUPROBE_NCCL_CHECK(ncclBroadcast(in, out, s.send_count, ncclFloat, root, comms[r], st));
+          break;
+        default: {
+          const std::size_t chunk = s.send_count / std::size_t(size());
+          for (int q = 0; q < size(); ++q) {
+            CUPROBE_NCCL_CHECK(ncclSend(in + q * chunk, chunk, ncclFloat, q, comms[r], st));
+            CUPROBE_NCCL_CHECK(ncclRecv(out + q * chunk, chunk, ncclFloat, q, comms[r], st));
+          }
+        }
+      }
+    }
+  };
+
+  std::unique_ptr<state> s_;
+  std::vector<std::thread> workers_;  // thread_per_rank: one per rank
 };
 
 /// One collective at one size.
