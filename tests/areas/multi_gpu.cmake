@@ -1,5 +1,5 @@
 # multi_gpu area: several GPUs of one node (core/device_buffer.cuh's on_device and
-# scoped_device, multi/peer.cuh, multi/peer_transfer.cuh, measure/nvlink.cuh, the NVLink readings
+# scoped_device, multi/peer.cuh, multi/peer_transfer.cuh, multi/rank_threads.cuh, measure/nvlink.cuh, the NVLink readings
 # of measure/nvml.cuh, query_node() of measure/environment.cuh, report/node.cuh,
 # experiments/peer.cuh, experiments/collectives.cuh and collectives_nccl.cuh). Host tests (the
 # refusal sentences, the NVLink state from NVML's readings, nccl-tests' bus factors, shapes and

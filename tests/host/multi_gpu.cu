@@ -8,8 +8,15 @@
 
 #include <cuprobe/experiments/collectives.cuh>
 #include <cuprobe/experiments/peer.cuh>
+#include <cuprobe/multi/rank_threads.cuh>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace ex = cuprobe::experiments;
 using doctest::Contains;
@@ -262,4 +269,68 @@ TEST_CASE("peer_method names") {
   CHECK(std::string(cuprobe::to_string(cuprobe::peer_method::sm_read)) == "sm_read");
   CHECK(std::string(cuprobe::to_string(cuprobe::peer_method::sm_write)) == "sm_write");
   CHECK(std::string(cuprobe::to_string(cuprobe::peer_method::sm_copy)) == "sm_copy");
+}
+
+TEST_CASE("rank_threads: every rank runs every step once, the steps in order") {
+  for (int n : {1, 2, 8}) {
+    CAPTURE(n);
+    cuprobe::rank_threads threads(n);
+    CHECK(threads.size() == n);
+    std::vector<int> last(std::size_t(n), 0);  // each rank writes its own slot
+    std::atomic<int> calls{0};
+    for (int step = 1; step <= 300; ++step) {
+      threads.run(
+          [&, step](int r) {
+            if (last[std::size_t(r)] == step - 1) last[std::size_t(r)] = step;  // in order
+            calls.fetch_add(1);
+          },
+          10);
+      for (int r = 0; r < n; ++r) REQUIRE(last[std::size_t(r)] == step);
+    }
+    CHECK(calls.load() == 300 * n);
+    CHECK_FALSE(threads.stuck());
+  }
+  CHECK_THROWS_WITH_AS(cuprobe::rank_threads(0), Contains("ranks must be 1 .. 1024, got 0"),
+                       cuprobe::error);
+}
+
+TEST_CASE("rank_threads: a rank's exception is rethrown once every rank has finished the step") {
+  cuprobe::rank_threads threads(4);
+  std::vector<int> done(4, 0);
+  CHECK_THROWS_WITH_AS(threads.run(
+                           [&](int r) {
+                             if (r == 1) throw cuprobe::error("rank 1 failed");
+                             std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                             done[std::size_t(r)] = 1;
+                           },
+                           10),
+                       "cuprobe: rank 1 failed", cuprobe::error);
+  CHECK(done == std::vector<int>{1, 0, 1, 1});  // the others finished before the rethrow
+  CHECK_FALSE(threads.stuck());
+  threads.run([&](int r) { done[std::size_t(r)] = 2; }, 10);  // the next step runs
+  CHECK(done == std::vector<int>{2, 2, 2, 2});
+}
+
+TEST_CASE("rank_threads: a rank that does not return ends the step with a sentence") {
+  auto release = std::make_shared<std::atomic<bool>>(false);
+  const double t0 = cuprobe::monotonic_s();
+  {
+    cuprobe::rank_threads threads(4);
+    threads.run([](int) {}, 10);
+    CHECK_THROWS_WITH_AS(threads.run(
+                             [release](int r) {
+                               while (r == 2 && !release->load())
+                                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                             },
+                             0.2),
+                         "cuprobe: rank_threads: 1 of 4 ranks' threads did not finish their step "
+                         "within "
+                         "0.200 s",
+                         cuprobe::error);
+    CHECK(threads.stuck());
+    CHECK_THROWS_WITH_AS(threads.run([](int) {}, 10), Contains("cannot run again"), cuprobe::error);
+  }  // the destructor joins the three idle threads and leaves rank 2's behind
+  CHECK(cuprobe::monotonic_s() - t0 < 5);
+  release->store(true);  // rank 2's thread returns, into the state it still holds
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
 }

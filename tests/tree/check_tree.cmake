@@ -11,7 +11,7 @@
 #            testing/ sits on core; the umbrella cuprobe.cuh includes anything. The suite
 #            (suite/cuprobe/experiments/) sits above the library and no library header includes it
 #   cycles   no header of the library or the suite reaches itself through its cuprobe #includes
-#   budget   the installed headers (include/cuprobe/) hold at most 17668 lines in all, and each
+#   budget   the installed headers (include/cuprobe/) hold at most 17840 lines in all, and each
 #            teaching example (examples/teach_*.cu) at most 150 lines and its own __global__ kernel
 # A failure prints one line per offending file or line and ends with "cuprobe-tree: FAILED".
 cmake_minimum_required(VERSION 3.25)
@@ -64,8 +64,8 @@ elseif(CHECK STREQUAL "budget")
     math(EXPR total "${total} + ${count}")
   endforeach()
   message("cuprobe-tree: the installed headers hold ${total} lines")
-  if(total GREATER 17668)
-    message("cuprobe-tree: the installed headers hold ${total} lines, more than 17668")
+  if(total GREATER 17840)
+    message("cuprobe-tree: the installed headers hold ${total} lines, more than 17840")
     set(bad 1)
   endif()
   file(GLOB teach RELATIVE "${ROOT}" "${ROOT}/examples/teach_*.cu")

@@ -31,16 +31,10 @@
 #include <nccl.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cuprobe/core/device_buffer.cuh"
@@ -49,6 +43,7 @@
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/runner.cuh"
+#include "cuprobe/multi/rank_threads.cuh"
 
 namespace cuprobe::experiments {
 
@@ -74,13 +69,13 @@ inline std::string nccl_version() {
 }
 
 /// One communicator per device (ncclCommInitAll), with a stream and buffers on each; NVLS off.
-/// With thread_per_rank, one worker thread per rank. What the workers touch lives in `state`, on
-/// the heap: should a rank's thread stay blocked inside NCCL, the destructor leaves that thread
-/// behind with the state it uses (the GPU context is then marked lost, so the process ends
-/// within a second of exit even if the driver's teardown would wait), joins the idle ones, and
-/// keeps the communicators and buffers as they are. After an error in a collective the
-/// communicators are aborted (ncclCommAbort), not destroyed: a peer's kernel may be waiting for
-/// the rank that failed, and a destroy would wait with it.
+/// With thread_per_rank, one host thread per rank (multi/rank_threads.cuh). What the threads
+/// touch lives in `state`, on the heap: should a rank's thread stay blocked inside NCCL, the
+/// GPU context is marked lost (the process then ends within a second of exit even if the
+/// driver's teardown would wait) and the state is left allocated, communicators and buffers as
+/// they are, for the thread left behind. After an error in a collective the communicators are
+/// aborted (ncclCommAbort), not destroyed: a peer's kernel may be waiting for the rank that
+/// failed, and a destroy would wait with it.
 class nccl_ranks {
  public:
   /// Ranks 0 .. n-1 on `devices`; send and receive buffers of `elements` fp32 each, the send
@@ -102,72 +97,40 @@ class nccl_ranks {
       fill_collective_input(s.send.back().data(), elements, int(r));
       synchronize_device("experiments::nccl_ranks (filling the inputs)");
     }
-    if (thread_per_rank) {
-      s.finished.assign(devices.size(), 0);
-      for (int r = 0; r < size(); ++r) workers_.emplace_back([st = s_.get(), r] { st->work(r); });
-    }
+    if (thread_per_rank) threads_ = std::make_unique<rank_threads>(size());
   }
   nccl_ranks(const nccl_ranks&) = delete;
   nccl_ranks& operator=(const nccl_ranks&) = delete;
   ~nccl_ranks() {
-    state& s = *s_;
-    std::vector<char> idle(workers_.size());
-    {
-      std::lock_guard<std::mutex> lock(s.mu);
-      s.quit = true;
-      for (std::size_t r = 0; r < workers_.size(); ++r) idle[r] = s.finished[r] == s.generation;
-    }
-    s.go.notify_all();
-    bool stuck = false;
-    for (std::size_t r = 0; r < workers_.size(); ++r) {
-      if (idle[r]) {
-        workers_[r].join();
-      } else {
-        workers_[r].detach();
-        stuck = true;
-      }
-    }
-    if (stuck) {  // the threads left behind still use the state: it is not freed
+    const bool stuck = threads_ && threads_->stuck();
+    threads_.reset();  // joins the idle threads, leaves a stuck one behind
+    if (stuck) {       // that thread may still use the state: it stays allocated
       (void)s_.release();
       return;
     }
     if (gpu_context_lost()) return;
-    for (ncclComm_t c : s.comms)
-      if (c) s.broken ? ncclCommAbort(c) : ncclCommDestroy(c);
+    for (ncclComm_t c : s_->comms)
+      if (c) s_->broken ? ncclCommAbort(c) : ncclCommDestroy(c);
   }
   int size() const { return int(s_->devices.size()); }  ///< ranks
   int device(int r) const { return s_->devices[r]; }    ///< rank r's device
 
   /// Issues `c` of shape `sh` for every rank, each between its two events: by the rank's own
-  /// thread (thread_per_rank; the threads meet before their first event), or by this thread for
-  /// all ranks in one group. Waits for the issuing at most half the watchdog's limit (so that
-  /// its sentence comes before the runner's own).
+  /// thread (thread_per_rank), or by this thread for all ranks in one group. The threads are
+  /// given half the watchdog's limit (so that their sentence comes before the runner's own).
   void issue(collective c, const collective_shape& sh, int root) {
     state& s = *s_;
-    const double limit = default_watchdog_s() / 2;
-    if (!workers_.empty()) {
-      std::unique_lock<std::mutex> lock(s.mu);
-      s.next = {c, sh, root, limit};
-      s.pending = size();
-      s.error = nullptr;
-      ++s.generation;
-      s.go.notify_all();
-      if (!s.done.wait_for(lock, std::chrono::duration<double>(limit),
-                           [&] { return s.pending == 0; })) {
-        ::cuprobe::detail::on_context_lost();  // a thread blocked inside NCCL: nothing ends it
-        throw error("cuprobe: collectives: " + std::to_string(s.pending) + " of " +
-                    std::to_string(size()) + " ranks' threads did not issue their " + to_string(c) +
-                    " within " + fmt(limit, 0) +
-                    " s (a rank blocked inside NCCL: its peers may not have joined)" +
-                    (s.error ? "; a rank failed before: " + what_of(s.error) : std::string()));
-      }
-      if (s.error) {
-        s.broken = true;
-        std::rethrow_exception(s.error);
-      }
-      return;
-    }
     try {
+      if (threads_) {
+        try {
+          threads_->run([st = &s, c, sh, root](int r) { st->issue_rank(r, c, sh, root); },
+                        default_watchdog_s() / 2);
+        } catch (...) {
+          if (threads_->stuck()) ::cuprobe::detail::on_context_lost();  // nothing ends that thread
+          throw;
+        }
+        return;
+      }
       for (int r = 0; r < size(); ++r) {
         scoped_device on(s.devices[r]);
         s.start[r]->record(*s.streams[r]);
@@ -216,23 +179,6 @@ class nccl_ranks {
   }
 
  private:
-  struct job {
-    collective c = collective::all_reduce;
-    collective_shape s;
-    int root = 0;
-    double limit_s = 0;  ///< how long a rank's thread waits for the others at the meeting
-  };
-
-  static std::string what_of(const std::exception_ptr& e) {
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& x) {
-      return x.what();
-    } catch (...) {
-      return "an exception that is not a std::exception";
-    }
-  }
-
   struct state {
     std::vector<int> devices;
     std::vector<ncclComm_t> comms;
@@ -240,75 +186,24 @@ class nccl_ranks {
     std::vector<std::unique_ptr<cuda_event>> start, stop;
     std::vector<device_buffer<float>> send, recv;
     bool broken = false;  // an error in a collective: abort the communicators, not destroy
-    // thread_per_rank: the job of generation `generation`, who has finished which generation.
-    std::mutex mu;
-    std::condition_variable go, done;
-    std::uint64_t generation = 0;
-    std::vector<std::uint64_t> finished;
-    int pending = 0;
-    bool quit = false;
-    job next;
-    std::exception_ptr error;
-    std::atomic<std::uint64_t> arrived{0};  // rank threads at the meeting, over all generations
 
     int size() const { return int(devices.size()); }
 
-    /// Rank r's worker thread: on its device for good; for each generation, the meeting, then
-    /// the rank's collective between its two events (all-to-all's sends and receives in a
-    /// group of their own).
-    void work(int r) {
-      std::uint64_t seen = 0;
-      const bool on_device = cudaSetDevice(devices[r]) == cudaSuccess;
-      for (;;) {
-        job j;
-        {
-          std::unique_lock<std::mutex> lock(mu);
-          go.wait(lock, [&] { return quit || generation != seen; });
-          if (quit) return;
-          seen = generation;
-          j = next;
-        }
-        std::exception_ptr e;
-        try {
-          meet(seen, j.limit_s);
-          require(on_device, "collectives: rank " + std::to_string(r) +
-                                 "'s thread cannot use device " + std::to_string(devices[r]));
-          start[r]->record(*streams[r]);
-          const bool grouped = j.c == collective::all_to_all;
-          if (grouped) CUPROBE_NCCL_CHECK(ncclGroupStart());
-          try {
-            enqueue(r, j.c, j.s, j.root);
-          } catch (...) {
-            if (grouped) ncclGroupEnd();
-            throw;
-          }
-          if (grouped) CUPROBE_NCCL_CHECK(ncclGroupEnd());
-          stop[r]->record(*streams[r]);
-        } catch (...) {
-          e = std::current_exception();
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        if (e && !error) error = e;
-        finished[r] = seen;
-        if (--pending == 0) done.notify_one();
+    /// Rank r's collective from its own thread, between its two events (all-to-all's sends and
+    /// receives in a group of their own).
+    void issue_rank(int r, collective c, const collective_shape& sh, int root) {
+      CUPROBE_CHECK(cudaSetDevice(devices[r]));  // the current device is per thread
+      start[r]->record(*streams[r]);
+      const bool grouped = c == collective::all_to_all;
+      if (grouped) CUPROBE_NCCL_CHECK(ncclGroupStart());
+      try {
+        enqueue(r, c, sh, root);
+      } catch (...) {
+        if (grouped) ncclGroupEnd();
+        throw;
       }
-    }
-
-    /// Every rank's thread arrives once per generation and leaves when all have (a spin, so that
-    /// no rank's start event is recorded long before another's thread has woken: the early
-    /// rank's time would include the others' wake-up). Bounded by limit_s.
-    void meet(std::uint64_t gen, double limit_s) {
-      const std::uint64_t all = gen * std::uint64_t(size());
-      arrived.fetch_add(1, std::memory_order_acq_rel);
-      const double t0 = monotonic_s();
-      for (unsigned spins = 0; arrived.load(std::memory_order_acquire) < all; ++spins) {
-        if (spins % 1024 == 1023) {
-          require(
-              monotonic_s() - t0 < limit_s,
-              "collectives: the ranks' threads did not all wake within " + fmt(limit_s, 0) + " s");
-          std::this_thread::yield();
-        }
-      }
+      if (grouped) CUPROBE_NCCL_CHECK(ncclGroupEnd());
+      stop[r]->record(*streams[r]);
     }
 
     /// Rank r's part of `c` on its stream (no group of its own).
@@ -343,7 +238,7 @@ class nccl_ranks {
   };
 
   std::unique_ptr<state> s_;
-  std::vector<std::thread> workers_;  // thread_per_rank: one per rank
+  std::unique_ptr<rank_threads> threads_;  // thread_per_rank: one per rank
 };
 
 /// One collective at one size.
