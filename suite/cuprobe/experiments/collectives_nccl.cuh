@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -125,9 +126,11 @@ class nccl_ranks {
         try {
           threads_->run([st = &s, c, sh, root](int r) { st->issue_rank(r, c, sh, root); },
                         default_watchdog_s() / 2);
-        } catch (...) {
-          if (threads_->stuck()) ::cuprobe::detail::on_context_lost();  // nothing ends that thread
-          throw;
+        } catch (const std::exception& e) {
+          if (!threads_->stuck()) throw;
+          ::cuprobe::detail::on_context_lost();  // nothing ends that thread
+          throw error(std::string("collectives: ") + to_string(c) + ": " + e.what() +
+                      " (a rank blocked inside NCCL: its peers may not have joined)");
         }
         return;
       }
