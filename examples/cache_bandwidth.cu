@@ -261,16 +261,16 @@ int main(int argc, char** argv) {
                    cuprobe::fmt(per_clk(p.value * 1e9), 1)});
     pts.print();
     cuprobe::table t(
-        {"level", "TB/s", "B/clk/SM", "limit B/clk/SM", "capacity (derived)", "device reports"});
+        {"level", "TB/s", "B/clk/SM", "limit B/clk/SM", "reach (derived)", "device reports"});
     t.add_row({"L1 read (replicated, peak <= " + cuprobe::fmt_bytes(lv.l1_window_hi) + ")",
                lv.l1_gbps ? tbps(*lv.l1_gbps * 1e9) : "-",
                cuprobe::fmt(lv.l1_bytes_per_clock_per_sm, 1),
-               cuprobe::fmt(l1lim.bytes_per_clock, 0), cap(lv.l1_capacity_bytes),
+               cuprobe::fmt(l1lim.bytes_per_clock, 0), cap(lv.l1_reach_bytes),
                "L1 + shared memory per SM (datasheet: 256 KiB on sm_90)"});
     t.add_row({"L2 read (.cg, " + cuprobe::fmt_bytes(lv.l2_window_lo) + " .. " +
                    cuprobe::fmt_bytes(lv.l2_window_hi) + ")",
                lv.l2_gbps ? tbps(*lv.l2_gbps * 1e9) : "-",
-               cuprobe::fmt(lv.l2_bytes_per_clock_per_sm, 1), "-", cap(lv.l2_capacity_bytes),
+               cuprobe::fmt(lv.l2_bytes_per_clock_per_sm, 1), "-", cap(lv.l2_reach_bytes),
                cuprobe::fmt_bytes(double(dev.l2_bytes))});
     t.add_row({"DRAM read (.cg, " + cuprobe::fmt_bytes(lv.dram_window_lo) + " .. " +
                    cuprobe::fmt_bytes(lv.dram_window_hi) + ")",
@@ -287,6 +287,7 @@ int main(int argc, char** argv) {
                cuprobe::fmt(per_clk(l2.copy_bytes_per_s), 1), "-", "", ""});
     std::printf("\n");
     t.print();
+    if (!lv.l2_reach_note.empty()) std::printf("\nnote: %s\n", lv.l2_reach_note.c_str());
 
     cuprobe::table s(
         {"shared memory", "bytes/lane", "stride", "ways", "B/clk/SM", "TB/s", "limit B/clk/SM"});
@@ -443,8 +444,9 @@ int main(int argc, char** argv) {
     x["dram_gb_per_s"] = lv.dram_gbps;
     x["l1_bytes_per_clock_per_sm"] = lv.l1_bytes_per_clock_per_sm;
     x["l2_bytes_per_clock_per_sm"] = lv.l2_bytes_per_clock_per_sm;
-    x["l1_capacity_bytes"] = lv.l1_capacity_bytes;
-    x["l2_capacity_bytes"] = lv.l2_capacity_bytes;
+    x["l1_reach_bytes"] = lv.l1_reach_bytes;
+    x["l2_reach_bytes"] = lv.l2_reach_bytes;
+    x["l2_reach_note"] = lv.l2_reach_note;
     x["l2_read_gb_per_s"] = l2.read_bytes_per_s / 1e9;
     x["l2_write_gb_per_s"] = l2.write_bytes_per_s / 1e9;
     x["l2_write_path"] = ex::to_string(l2.write_path);
@@ -461,8 +463,8 @@ int main(int argc, char** argv) {
       };
       set("cache.clock_mhz", mhz);
       set("cache.l1.read.bytes_per_clk_sm", lv.l1_bytes_per_clock_per_sm);
-      set("cache.l1.capacity_bytes", lv.l1_capacity_bytes);
-      set("cache.l2.capacity_bytes", lv.l2_capacity_bytes);
+      set("cache.l1.reach_bytes", lv.l1_reach_bytes);
+      set("cache.l2.reach_bytes", lv.l2_reach_bytes);
       set("cache.l2.read.tbps", l2.read_bytes_per_s / 1e12);
       set("cache.l2.write.tbps", l2.write_bytes_per_s / 1e12);
       set("cache.l2.copy.tbps", l2.copy_bytes_per_s / 1e12);

@@ -327,11 +327,11 @@ def section_cache(doc):
     def mib(v):
         return "-" if v is None else f"{v / 1048576:.1f} MiB" if v >= 1048576 else f"{v / 1024:.0f} KiB"
     rows = [["L1 (replicated read, peak)", num(opt(ex, "l1_gb_per_s"), 4),
-             num(opt(ex, "l1_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l1_capacity_bytes"))],
+             num(opt(ex, "l1_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l1_reach_bytes"))],
             ["L2 (.cg, 2..16 MiB)", num(opt(ex, "l2_gb_per_s"), 4),
-             num(opt(ex, "l2_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l2_capacity_bytes"))],
+             num(opt(ex, "l2_bytes_per_clock_per_sm"), 3), mib(opt(ex, "l2_reach_bytes"))],
             ["DRAM (.cg, 1..4 GiB)", num(opt(ex, "dram_gb_per_s"), 4), "", ""]]
-    return table(["level", "GB/s", "bytes/clock/SM", "capacity (derived)"], rows)
+    return table(["level", "GB/s", "bytes/clock/SM", "reach (derived)"], rows)
 
 
 def section_ordering(doc):

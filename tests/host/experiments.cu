@@ -165,7 +165,20 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
   const auto lv = ex::cache_levels_of(dev, {}, 1980);
   CHECK(!lv.l1_gbps);
   CHECK(!lv.l2_gbps);
-  CHECK(!lv.l2_capacity_bytes);
+  CHECK(!lv.l2_reach_bytes);
+  CHECK(lv.l2_reach_note.empty());
+  // The reach against the reported size: a sentence past 1.25 x and below 0.8 x, none between.
+  const double mib = 1 << 20;
+  CHECK(ex::l2_reach_note(60 * mib, 60 * mib).empty());
+  CHECK(ex::l2_reach_note(74 * mib, 60 * mib).empty());
+  CHECK(ex::l2_reach_note(49 * mib, 60 * mib).empty());
+  CHECK(ex::l2_reach_note(130.5 * mib, 60 * mib)
+            .find("up to 130.5 MiB, 2.17 x the 60 MiB the device "
+                  "reports") != std::string::npos);
+  CHECK(ex::l2_reach_note(130.5 * mib, 60 * mib).find("its reach, not its capacity") !=
+        std::string::npos);
+  CHECK(ex::l2_reach_note(20 * mib, 60 * mib).find("falls below") != std::string::npos);
+  CHECK(ex::l2_reach_note(0, 60 * mib).empty());
   CHECK(lv.l2_window_hi == double(dev.l2_bytes) / 4);
 
   // stream_bandwidth refuses a kernel that does not match the workload's shape of data, before

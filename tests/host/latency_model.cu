@@ -247,7 +247,7 @@ TEST_CASE("describe(plateaus) and the curve helpers") {
         std::string::npos);
   CHECK(text.find("plateau 5:") != std::string::npos);
   CHECK(m::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
-  // window_median, peak_up_to, capacity: the readings the experiments take off a curve.
+  // window_median, peak_up_to, reach: the readings the experiments take off a curve.
   const std::vector<m::curve_point> c = {{1 << 12, 100}, {1 << 14, 110}, {1 << 16, 90},
                                          {1 << 20, 40},  {1 << 22, 42},  {1 << 24, 10}};
   CHECK(*m::window_median(c, 1 << 12, 1 << 16) == 100);
@@ -257,10 +257,10 @@ TEST_CASE("describe(plateaus) and the curve helpers") {
   CHECK(!m::peak_up_to(c, 100));
   // From the peak (110 at 16 KiB), the first fall below sqrt(110 x 40) = 66.3 is between 64 KiB
   // (90) and 1 MiB (40), interpolated in log-log space.
-  const auto cap = m::capacity(c, 110, 40);
+  const auto cap = m::reach(c, 110, 40);
   REQUIRE(cap);
   CHECK(*cap > (1 << 16));
   CHECK(*cap < (1 << 20));
-  CHECK(!m::capacity(c, 110, 0));
-  CHECK(!m::capacity({{1, 5}, {2, 5}}, 5, 4));  // never falls below
+  CHECK(!m::reach(c, 110, 0));
+  CHECK(!m::reach({{1, 5}, {2, 5}}, 5, 4));  // never falls below
 }

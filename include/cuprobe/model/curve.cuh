@@ -43,11 +43,10 @@ inline std::optional<double> peak_up_to(const std::vector<curve_point>& c, doubl
   return m;
 }
 
-/// The largest size past the curve's peak whose value is still above sqrt(upper x lower) (the
-/// geometric mean of a level and the next one), interpolated in log-log space between the last
-/// point above and the first point below; empty when the curve never falls below it.
-inline std::optional<double> capacity(const std::vector<curve_point>& c, double upper,
-                                      double lower) {
+/// A level's reach: the largest size past the curve's peak whose value is above sqrt(upper x
+/// lower), interpolated in log-log space; empty when the curve never falls below it. It is the
+/// capacity of a cache that evicts in LRU order; one that keeps part of a larger set reaches past.
+inline std::optional<double> reach(const std::vector<curve_point>& c, double upper, double lower) {
   if (upper <= 0 || lower <= 0 || c.empty()) return std::nullopt;
   const double th = std::sqrt(upper * lower);
   std::size_t peak = 0;

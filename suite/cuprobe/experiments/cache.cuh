@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/format.cuh"
 #include "cuprobe/experiments/kernels/cache_bw.cuh"
 #include "cuprobe/experiments/kernels/cache_bw_tma.cuh"
 #include "cuprobe/experiments/l2_home_write.cuh"
@@ -404,10 +405,35 @@ struct cache_levels {
   std::optional<double> l1_gbps, l2_gbps, dram_gbps;
   std::optional<double> l1_bytes_per_clock_per_sm, l2_bytes_per_clock_per_sm,
       dram_bytes_per_clock_per_sm;
-  std::optional<double> l1_capacity_bytes, l2_capacity_bytes;
+  /// How far each level reaches (model::reach): its capacity when it evicts in LRU order.
+  std::optional<double> l1_reach_bytes, l2_reach_bytes;
+  /// The L2's reach against the size the device reports, in one sentence ("" when within
+  /// 0.8 .. 1.25 x of it, or unknown): l2_reach_note().
+  std::string l2_reach_note;
   double l1_window_hi = 0, l2_window_lo = 0, l2_window_hi = 0, dram_window_lo = 0,
          dram_window_hi = 0;
 };
+
+/// What the L2's reach says against the size the device reports, when they differ by more than
+/// 0.8 .. 1.25 x ("" otherwise): past its size a cache that evicts in LRU order falls within a
+/// step; one whose bandwidth stays up keeps part of the larger working set, so its reach is not
+/// its capacity.
+inline std::string l2_reach_note(double reach_bytes, double reported_bytes) {
+  if (!(reach_bytes > 0) || !(reported_bytes > 0)) return "";
+  const double x = reach_bytes / reported_bytes;
+  if (x > 1.25)
+    return "the L2's bandwidth stays above the geometric mean of its rate and DRAM's up to " +
+           fmt_bytes(reach_bytes) + ", " + fmt(x, 2) + " x the " + fmt_bytes(reported_bytes) +
+           " the device reports: past its size it still serves part of the reads (an LRU cache "
+           "would miss every line of a cyclic read one step past it), so this is its reach, not "
+           "its capacity";
+  if (x < 0.8)
+    return "the L2's bandwidth falls below the geometric mean of its rate and DRAM's at " +
+           fmt_bytes(reach_bytes) + ", " + fmt(x, 2) + " x the " + fmt_bytes(reported_bytes) +
+           " the device reports: part of it does not hold this read's lines (another "
+           "partition's copy, a carve-out, set conflicts)";
+  return "";
+}
 
 inline cache_levels cache_levels_of(const device_info& dev, const cache_curves_result& c,
                                     double sm_clock_mhz) {
@@ -426,9 +452,12 @@ inline cache_levels cache_levels_of(const device_info& dev, const cache_curves_r
   lv.dram_gbps = model::window_median(c.l2, lv.dram_window_lo, lv.dram_window_hi);
   const std::optional<double> l1_next =
       c.l1.empty() ? lv.l2_gbps : std::optional(c.l1.back().value);
-  if (lv.l1_gbps && l1_next) lv.l1_capacity_bytes = model::capacity(c.l1, *lv.l1_gbps, *l1_next);
-  if (lv.l2_gbps && lv.dram_gbps)
-    lv.l2_capacity_bytes = model::capacity(c.l2, *lv.l2_gbps, *lv.dram_gbps);
+  if (lv.l1_gbps && l1_next) lv.l1_reach_bytes = model::reach(c.l1, *lv.l1_gbps, *l1_next);
+  if (lv.l2_gbps && lv.dram_gbps) {
+    lv.l2_reach_bytes = model::reach(c.l2, *lv.l2_gbps, *lv.dram_gbps);
+    if (lv.l2_reach_bytes)
+      lv.l2_reach_note = l2_reach_note(*lv.l2_reach_bytes, double(dev.l2_bytes));
+  }
   const auto per_clk = [&](const std::optional<double>& gbps) -> std::optional<double> {
     if (!gbps) return std::nullopt;
     return model::per_clock_per_sm(*gbps * 1e9, dev.sm_count, sm_clock_mhz * 1e6);
