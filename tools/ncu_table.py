@@ -88,8 +88,16 @@ def label(name):
         return "wgmma", f"{t} m64n{w[1]} {'RS' if rs else 'SS'}{' sparse' if sp else ''}{extra}"
     g = template_args(name, "gemm_kernel")
     if g and len(g) >= 3:
-        v = g[3].split("::")[-1] if len(g) > 3 else ""
-        return "gemm", f"gemm_kernel {g[0]} stages, cluster {g[1]}, {g[2]} epi{', ' + v if v else ''}"
+        # <stages, cluster, epilogue buffers (0: direct stores), (gemm_variant)v, schedule<N, ping-pong>>
+        text = f"gemm_kernel {g[0]} stages, cluster {g[1]}, " + ("direct stores" if g[2] == "0" else f"{g[2]} epi")
+        if len(g) > 3:
+            v = re.sub(r"^\(.*\)", "", g[3]).split("::")[-1]
+            text += {"0": "", "full": "", "1": ", copy only", "copy_only": ", copy only",
+                     "2": ", compute only", "compute_only": ", compute only"}.get(v, f", {v}")
+        s = template_args(g[4], "schedule") if len(g) > 4 else None
+        if s and len(s) == 2:
+            text += f", {'ping-pong' if truthy(s[1]) else 'cooperative'} 128x{s[0]}"
+        return "gemm", text
     if re.search(r"nvjet|xmma|cutlass|cublas", name, re.I):
         return "cublas", name.split("(")[0][:60]
     return "other", name.split("(")[0][:60]

@@ -6,9 +6,10 @@
 # measurement runs once; --quick still has every type at N = 64, 128, 256 SS and RS in its
 # "sizes" section, the sparse points, the latency chains and 6 in-flight points), kernels
 # wgmma_bench_kernel<wgmma_bench<type, N, RS, sparse, group, depth>> (the label column of the
-# table is read off those template arguments). Mode gemm: examples/gemm --quick --profile --peer 1
-# (8192^3: every configuration of the cuprobe kernel and each cuBLASLt candidate once). all: both.
-# Each mode writes OUT_DIR/ncu_<mode>.csv (ncu's raw page), .raw (the program's own output and
+# table is read off those template arguments). Mode gemm: examples/gemm --profile --peer 1
+# --shapes S for S = 8192x8192x8192 and 8192x8192x2048, one after the other (every configuration
+# of the cuprobe kernel and each cuBLASLt candidate once per shape). all: both.
+# Each profile writes OUT_DIR/ncu_<name>.csv (ncu's raw page; name: wgmma, gemm_<shape>), .raw (the program's own output and
 # ncu's), .log (stderr), and tools/ncu_table.py turns the CSVs into OUT_DIR/ncu_wgmma.md and
 # OUT_DIR/ncu_wgmma_table.csv. Collected, with the clocks left alone (--clock-control none):
 #   sections SpeedOfLight, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis, WarpStateStats
@@ -74,8 +75,11 @@ if [ "$mode" = wgmma ] || [ "$mode" = all ]; then
 fi
 if [ "$mode" = gemm ] || [ "$mode" = all ]; then
   # cuprobe's kernel is gemm_kernel<...>; cuBLASLt's Hopper kernels are named nvjet_* or *xmma*.
-  profile gemm 'regex:gemm_kernel|nvjet|xmma|cutlass' \
-    "$build/examples/gemm" --quick --profile --peer 1
+  # One file per shape (the kernels' names do not say the shape; the table's file column does).
+  for shape in 8192x8192x8192 8192x8192x2048; do
+    profile "gemm_$shape" 'regex:gemm_kernel|nvjet|xmma|cutlass' \
+      "$build/examples/gemm" --profile --peer 1 --shapes "$shape"
+  done
 fi
 python3 "$here/ncu_table.py" "${csvs[@]}" -o "$out/ncu_wgmma.md" --csv "$out/ncu_wgmma_table.csv" || rc=1
 exit $rc

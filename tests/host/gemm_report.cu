@@ -49,3 +49,21 @@ TEST_CASE("gemm_kernel_config: describe() sets the row's parameters") {
   CHECK(m.params.at("tile_n").as_integer() == 256);
   CHECK(m.params.find("consumer_lag") == nullptr);  // removed with the lag rows
 }
+
+TEST_CASE("parse_gemm_shapes: --shapes of examples/gemm") {
+  const auto s = ex::parse_gemm_shapes("8192x8192x2048,4096x4096x4096");
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].name() == "8192x8192x2048");
+  CHECK(s[1].m == 4096);
+  CHECK(s[1].k == 4096);
+  CHECK(ex::parse_gemm_shapes("1x2x3")[0].name() == "1x2x3");
+  CHECK(ex::parse_gemm_shapes("1048575x1x1")[0].m == 1048575);
+  for (const char* bad :
+       {"", ",", "8192x8192x2048,", "8192x8192", "8192x8192x2048x1", "8192*8192*2048",
+        "0x8192x2048", "-1x8192x2048", "8192x8192x1048576", "99999999999x1x1", " 8192x8192x2048",
+        "8192x8192x2048 ", "8192xx8192x2048"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(ex::parse_gemm_shapes(bad), doctest::Contains("expected MxNxK[,MxNxK...]"),
+                         cuprobe::error);
+  }
+}

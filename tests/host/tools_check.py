@@ -380,7 +380,8 @@ def check_results_md(d):
 
 
 # tools/ncu_table.py (tools/ncu_wgmma.sh's table): an ncu raw CSV of a wgmma kernel, cuprobe's GEMM
-# kernel and a cuBLASLt kernel, with the tensor pipe, a stall reason and a missing column.
+# kernel (a ping-pong row with direct stores: its label read off the template arguments) and a
+# cuBLASLt kernel, with the tensor pipe, a stall reason and a missing column.
 NCU_WGMMA = (
     '"ID","Kernel Name","launch__grid_size","gpu__time_duration.sum","sm__cycles_elapsed.avg.per_second",'
     '"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",'
@@ -389,7 +390,8 @@ NCU_WGMMA = (
     '"","","","usecond","cycle/nsecond","%","","",""\n'
     '"0","void cuprobe::gen::wgmma_bench_kernel<cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::e4m3, 128, '
     'true, false, 4, 1>>(cuprobe::gen::wgmma_bench_args)","132","1,020.5","1.98","97.3","3.2","1.5","9"\n'
-    '"1","void gemm_kernel<4, 2, 2, (variant)0>(CUtensorMap)","132","2000","1.9","80","0","0","0"\n'
+    '"1","void gemm_kernel<5, 2, 0, (cuprobe::experiments::gemm_variant)0, schedule<200, true>>(CUtensorMap)",'
+    '"132","2000","1.9","80","0","0","0"\n'
     '"2","nvjet_hsh_256x128_64x4_2x1_v_bz_TNT","132","1900","1.9","85","","",""\n')
 
 
@@ -400,7 +402,7 @@ def check_ncu_table(d):
            good_line=[f"wrote {md} (3 kernel rows)"])
     text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
     for want in ("| ncu_wgmma.csv | 0 | wgmma | e4m3 m64n128 RS, 4/1 | 97.3 | 132 | 1020 | 1980 |",
-                 "math_pipe_throttle 3.2, wait 1.5 |", "| gemm | gemm_kernel 4 stages, cluster 2, 2 epi",
+                 "math_pipe_throttle 3.2, wait 1.5 |", "| gemm | gemm_kernel 5 stages, cluster 2, direct stores, ping-pong 128x200 |",
                  "| cublas | nvjet_hsh_256x128_64x4_2x1_v_bz_TNT | 85 |",
                  "Tensor pipe column: sm__pipe_tensor_op_gmma_cycles_active"):
         if want not in text:

@@ -50,6 +50,36 @@ struct gemm_shape {
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
 };
 
+/// Shapes from text such as "8192x8192x2048,4096x4096x4096" (what name() writes, comma
+/// separated). Throws cuprobe::error with a sentence for anything else: a missing or extra
+/// dimension, a dimension that is not a positive integer below 2^20, an empty list.
+inline std::vector<gemm_shape> parse_gemm_shapes(const std::string& text) {
+  std::vector<gemm_shape> shapes;
+  std::size_t at = 0;
+  const auto bad = [&](const std::string& why) {
+    return error("gemm: --shapes '" + text + "': " + why +
+                 " (expected MxNxK[,MxNxK...], e.g. 8192x8192x2048)");
+  };
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string one = text.substr(at, end - at);
+    long long d[3] = {0, 0, 0};
+    std::size_t i = 0;
+    for (int j = 0; j < 3; ++j) {
+      const std::size_t from = i;
+      while (i < one.size() && one[i] >= '0' && one[i] <= '9' && d[j] < (1 << 20))
+        d[j] = 10 * d[j] + (one[i++] - '0');
+      if (i == from || d[j] <= 0 || d[j] >= (1 << 20))
+        throw bad("'" + one + "' needs three positive integers below 1048576");
+      if (j < 2 && (i >= one.size() || one[i++] != 'x')) throw bad("'" + one + "' is not MxNxK");
+    }
+    if (i != one.size()) throw bad("'" + one + "' is not MxNxK");
+    shapes.push_back({int(d[0]), int(d[1]), int(d[2])});
+    at = end + 1;
+  }
+  return shapes;
+}
+
 /// Inputs (A: M x K, B: N x K), this kernel's C and the peer's C (M x N), all row-major bf16.
 struct gemm_problem {
   gemm_shape shape;

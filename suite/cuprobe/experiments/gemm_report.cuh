@@ -487,7 +487,8 @@ class gemm_bench {
 /// to each problem's gemm_bench. The command line: the shared options (report/cli.cuh),
 /// --summary (the headline metrics, JSON) and --peer (1, the default: cuBLASLt beside; 0: not,
 /// the check then uses the fp64 samples only). The problems: 4096³, 8192³ and 8192 x 8192 x 2048
-/// (--quick: 8192³; --small: 512 x 512 x 1024, for compute-sanitizer). Each row: 2 warm-ups, 10
+/// (--quick: 8192³; --small: 512 x 512 x 1024, for compute-sanitizer; --shapes: the ones it
+/// lists, parse_gemm_shapes). Each row: 2 warm-ups, 10
 /// samples (--quick: 5); then per problem the head-to-head of the 3 fastest rows and cuBLASLt in
 /// 20 rounds (--quick: 10), the tables, the results and the summary keys. Requires an sm_90 GPU;
 /// throws cuprobe::error when an output did not match its references. Returns 0.
@@ -499,7 +500,10 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
                   cli_option::integer("--peer",
                                       "1: run cuBLASLt beside (0: skip it; the check "
                                       "then uses the fp64 samples only)",
-                                      0, 1, 1)});
+                                      0, 1, 1),
+                  cli_option::text("--shapes",
+                                   "MxNxK[,MxNxK...]: these problems instead of the default "
+                                   "three (or --quick's one); not with --small")});
   const auto dev = device_info::query();
   arch::check_kernel_image();
   const double peak = gemm_bench::bf16_peak(dev);
@@ -507,6 +511,10 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
   std::vector<gemm_shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 2048}};
   if (args.quick) shapes = {{8192, 8192, 8192}};
   if (args.small) shapes = {{512, 512, 1024}};
+  if (args.has("--shapes")) {
+    require(!args.small, "gemm: --shapes and --small exclude each other");
+    shapes = parse_gemm_shapes(args.get("--shapes"));
+  }
   auto run = args.run_options();
   run.warmup = 2;
   run.stop = stopping_rule::fixed(args.samples(10, 5));
