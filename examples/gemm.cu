@@ -25,6 +25,7 @@
 #include <cuprobe/ptx/elect.cuh>
 #include <cuprobe/report/cli.cuh>
 
+#include <initializer_list>
 #include <memory>
 
 namespace h = cuprobe::hopper;
@@ -97,7 +98,13 @@ __global__ void __launch_bounds__(384, 1)
   auto& span = *reinterpret_cast<cuprobe::region_token*>(&pipe + 1);
   const unsigned group = cuprobe::pipeline::warpgroup_index(),
                  rank = Cluster > 1 ? p::cluster::ctarank() : 0;
-  if (threadIdx.x == 0) pipe.init(/*consumers per CTA=*/S::pingpong ? 1 : 2);
+  if (threadIdx.x == 0) {
+    // The five maps' descriptors on their way while the ring is set up and the cluster meets
+    // (the first load and the first store through each would otherwise wait for them).
+    for (const CUtensorMap* m : {&a_map, &b_map, &b_map_tall, &c_map, &c_rest_map})
+      p::bulk::prefetch_tensormap(m);
+    pipe.init(/*consumers per CTA=*/S::pingpong ? 1 : 2);
+  }
   if constexpr (Cluster > 1)
     p::cluster::sync();
   else

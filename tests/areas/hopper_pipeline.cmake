@@ -56,6 +56,7 @@ if(CUPROBE_BUILD_EXAMPLES)
       CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
             "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
             "^MEMBAR\\.ALL\\.GPU <= 2" "^SYNCS\\.ARRIVE\\.TRANS64\\.RED\\.A1T0 >= ${_c}"
+            "^UTMACCTL\\.PF == 5"
       LABELS hopper_pipeline)
   endforeach()
   # The ping-pong schedule (128 x 192 per consumer, clusters of 2): two m64 halves per K step,
@@ -72,6 +73,7 @@ if(CUPROBE_BUILD_EXAMPLES)
     FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
     CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^STSM\\.16\\.M88\\.2 == 2" "^UTMASTG\\.2D == 8" "!LDL|STL"
+          "^UTMACCTL\\.PF == 5"
     LABELS hopper_pipeline)
   # The same with direct stores from registers (5 stages, no epilogue buffer): two m64 halves,
   # each through both store paths (2 x 24 STG.E.128, 2 x 4 STG.E), no STSM, no tensor store,
