@@ -9,8 +9,8 @@
 # table is read off those template arguments). Mode gemm: examples/gemm --profile --peer 1
 # --shapes S for S = 8192x8192x8192 and 8192x8192x2048, one after the other (every configuration
 # of the cuprobe kernel and each cuBLASLt candidate once per shape). all: both.
-# Each profile writes OUT_DIR/ncu_<name>.csv (ncu's raw page; name: wgmma, gemm_<shape>), .raw (the program's own output and
-# ncu's), .log (stderr), and tools/ncu_table.py turns the CSVs into OUT_DIR/ncu_wgmma.md and
+# Each profile writes OUT_DIR/ncu_<name>.csv (ncu's raw page; name: wgmma, gemm_<shape>), .raw
+# (the program's own output and ncu's), .log (stderr), and tools/ncu_table.py turns the CSVs into OUT_DIR/ncu_wgmma.md and
 # OUT_DIR/ncu_wgmma_table.csv. Collected, with the clocks left alone (--clock-control none):
 #   sections SpeedOfLight, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis, WarpStateStats
 #   (its stall reasons: smsp__average_warp_latency_issue_stalled_* per issued instruction),
