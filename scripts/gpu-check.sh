@@ -10,6 +10,8 @@
 #                    docs/results/h200/: unpack results.tgz there), then the sanitizer pass
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
+#   CUPROBE_GPU_CHECK_BUILD=0 uses build/h200 as it finds it (built on another machine from the
+#   same commit and carried: no configure, no build; it fails unless every program loads),
 #   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
 #   (full mode; =only: the ncu views of the examples named alone, without the examples and
 #   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
@@ -54,9 +56,20 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,tempe
 
 t0=$(date +%s)
 build_ok=1
-{ cmake --preset h200 -DCUPROBE_FETCH_DOCTEST=OFF ${CUPROBE_TEST_AREAS:+"-DCUPROBE_TEST_AREAS=$CUPROBE_TEST_AREAS"} && cmake --build --preset h200 -j "$(nproc)"; } >> "$log" 2>&1 || build_ok=0
-t_build=$(( $(date +%s) - t0 ))
-say "build: $([ $build_ok = 1 ] && echo ok || echo FAILED) in ${t_build}s"
+if [ "${CUPROBE_GPU_CHECK_BUILD:-1}" = 0 ]; then
+  # build/h200 as found (built elsewhere from the same commit and carried here): no configure,
+  # no build; every program must load (a library missing here fails the check, not a test).
+  missing=$(find build/h200/examples build/h200/tests -maxdepth 1 -type f -perm -u+x 2>/dev/null |
+            xargs -r ldd 2>/dev/null | grep "not found" | sort -u)
+  [ -f build/h200/CTestTestfile.cmake ] && [ -z "$missing" ] || build_ok=0
+  build_text="as found (not built here)"
+  say "build: $([ $build_ok = 1 ] && echo "skipped (CUPROBE_GPU_CHECK_BUILD=0), build/h200 as found" ||
+               echo "FAILED: build/h200 is not a build whose programs load here ${missing:+($missing)}")"
+else
+  { cmake --preset h200 -DCUPROBE_FETCH_DOCTEST=OFF ${CUPROBE_TEST_AREAS:+"-DCUPROBE_TEST_AREAS=$CUPROBE_TEST_AREAS"} && cmake --build --preset h200 -j "$(nproc)"; } >> "$log" 2>&1 || build_ok=0
+  build_text="ok ($(( $(date +%s) - t0 ))s)"
+  say "build: $([ $build_ok = 1 ] && echo ok || echo FAILED) in $(( $(date +%s) - t0 ))s"
+fi
 
 declare -A tier
 if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_TIERS:-1}" != 0 ]; then
@@ -262,7 +275,7 @@ fi
 
 echo
 echo "==================== gpu-check summary ($mode) ===================="
-printf "%-22s %s\n" "build" "$([ $build_ok = 1 ] && echo "ok (${t_build}s)" || echo FAILED)"
+printf "%-22s %s\n" "build" "$([ $build_ok = 1 ] && echo "$build_text" || echo FAILED)"
 for label in host sass gpu; do printf "%-22s %s\n" "tier $label" "${tier[$label]:-not run}"; done
 printf "%-22s %s\n" "ctest" "${tier_summary:-not run}"
 for e in "${examples[@]}"; do
