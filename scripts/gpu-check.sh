@@ -11,7 +11,9 @@
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
 #   CUPROBE_GPU_CHECK_BUILD=0 uses build/h200 as it finds it (built on another machine from the
-#   same commit and carried: no configure, no build; it fails unless every program loads),
+#   same commit and carried: no configure, no build; it fails unless build/h200/built-from names
+#   the commit, every command of CTest's tests and every configured example is there and every
+#   program loads; docs/development.md),
 #   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
 #   (full mode; =only: the ncu views of the examples named alone, without the examples and
 #   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
@@ -58,13 +60,31 @@ t0=$(date +%s)
 build_ok=1
 if [ "${CUPROBE_GPU_CHECK_BUILD:-1}" = 0 ]; then
   # build/h200 as found (built elsewhere from the same commit and carried here): no configure,
-  # no build; every program must load (a library missing here fails the check, not a test).
-  missing=$(find build/h200/examples build/h200/tests -maxdepth 1 -type f -perm -u+x 2>/dev/null |
-            xargs -r ldd 2>/dev/null | grep "not found" | sort -u)
-  [ -f build/h200/CTestTestfile.cmake ] && [ -z "$missing" ] || build_ok=0
-  build_text="as found (not built here)"
-  say "build: $([ $build_ok = 1 ] && echo "skipped (CUPROBE_GPU_CHECK_BUILD=0), build/h200 as found" ||
-               echo "FAILED: build/h200 is not a build whose programs load here ${missing:+($missing)}")"
+  # no build. It must name the commit (build/h200/built-from), every command CTest's tests run
+  # must be there, every example it was configured with too, and every program must load.
+  sha="${CUPROBE_GIT_SHA:-$(git rev-parse HEAD 2>/dev/null)}"
+  why=""
+  if [ ! -f build/h200/CTestTestfile.cmake ]; then
+    why="there is no build/h200/CTestTestfile.cmake"
+  elif [ "$(cat build/h200/built-from 2>/dev/null)" != "$sha" ]; then
+    why="build/h200/built-from ($(cat build/h200/built-from 2>/dev/null || echo absent)) is not ${sha:-a known commit}"
+  else
+    absent=$(grep -rhoE '^add_test\(\[=\[[^]]*\]=\] "[^"]+"' build/h200 --include=CTestTestfile.cmake |
+             sed -E 's/.*\]=\] "//; s/"$//' | sort -u | while read -r p; do
+               [ "${p#/}" = "$p" ] && p=$(command -v "$p"); [ -n "$p" ] && [ -x "$p" ] || echo "${p:-a command}"; done)
+    for d in build/h200/examples/CMakeFiles/*.dir; do
+      [ -d "$d" ] || continue
+      e=$(basename "$d" .dir); [ -x "build/h200/examples/$e" ] || absent+=" build/h200/examples/$e"
+    done
+    missing=$(find build/h200/examples build/h200/tests -maxdepth 1 -type f -perm -u+x 2>/dev/null |
+              xargs -r ldd 2>/dev/null | grep "not found" | sort -u)
+    [ -n "$absent" ] && why="missing: $(echo $absent | cut -c1-400)"
+    [ -n "$missing" ] && why="${why:+$why; }libraries not found: $(echo $missing | cut -c1-400)"
+  fi
+  [ -z "$why" ] || build_ok=0
+  build_text="as found (built from ${sha:-?} elsewhere)"
+  say "build: $([ $build_ok = 1 ] && echo "skipped (CUPROBE_GPU_CHECK_BUILD=0): $build_text" ||
+               echo "FAILED (CUPROBE_GPU_CHECK_BUILD=0): $why")"
 else
   { cmake --preset h200 -DCUPROBE_FETCH_DOCTEST=OFF ${CUPROBE_TEST_AREAS:+"-DCUPROBE_TEST_AREAS=$CUPROBE_TEST_AREAS"} && cmake --build --preset h200 -j "$(nproc)"; } >> "$log" 2>&1 || build_ok=0
   build_text="ok ($(( $(date +%s) - t0 ))s)"
