@@ -6,7 +6,8 @@
 Reads the CSV files `ncu --csv --page raw` wrote (tools/ncu_wgmma.sh: examples/wgmma's
 wgmma_bench_kernel launches, examples/gemm's kernel and cuBLASLt's) and writes one row per
 kernel launch: a label read off the kernel's name (wgmma_bench<type, N, RS, sparse, group,
-depth>, gemm_kernel<stages, cluster, epilogue buffers, variant>, else the name itself), grid,
+depth>, gemm_kernel<stages, cluster, epilogue buffers, variant, schedule<N, ping-pong>>, else
+the name itself), grid,
 duration, SM clock, the tensor-pipe utilisation (the first of TENSOR_PIPE that ncu filled), SM
 and memory throughput, shared-memory wavefronts and their share of peak, and the three largest
 warp-stall reasons of the WarpStateStats section (cycles per issued instruction). A column

@@ -55,6 +55,10 @@ cuprobe_example_refusal(dram_bandwidth passes_zero "--passes is 0, outside its r
 cuprobe_example_refusal(dram_bandwidth passes_text "--passes expects" --passes many)
 cuprobe_example_refusal(dram_bandwidth configs_malformed "--configs" --configs 4by256)
 cuprobe_example_refusal(dram_bandwidth l2_factor_nan "--l2-factor expects" --l2-factor nan)
+cuprobe_example_refusal(gemm shapes_malformed "--shapes '8192x8192': '8192x8192' is not MxNxK"
+                        --shapes 8192x8192)
+cuprobe_example_refusal(gemm shapes_with_small "--shapes and --small exclude each other"
+                        --small --shapes 8192x8192x2048)
 cuprobe_example_refusal(system_memory only_unknown
                         "--only takes visibility, latency, zerocopy, copy or all, got 'bogus'"
                         --only bogus)

@@ -380,8 +380,8 @@ def check_results_md(d):
 
 
 # tools/ncu_table.py (tools/ncu_wgmma.sh's table): an ncu raw CSV of a wgmma kernel, cuprobe's GEMM
-# kernel (a ping-pong row with direct stores: its label read off the template arguments) and a
-# cuBLASLt kernel, with the tensor pipe, a stall reason and a missing column.
+# kernel (a ping-pong row with direct stores, a copy-only and a compute-only row: labels read off
+# the template arguments, the variant as ncu may print it) and a cuBLASLt kernel, with the tensor pipe, a stall reason and a missing column.
 NCU_WGMMA = (
     '"ID","Kernel Name","launch__grid_size","gpu__time_duration.sum","sm__cycles_elapsed.avg.per_second",'
     '"sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",'
@@ -392,25 +392,31 @@ NCU_WGMMA = (
     'true, false, 4, 1>>(cuprobe::gen::wgmma_bench_args)","132","1,020.5","1.98","97.3","3.2","1.5","9"\n'
     '"1","void gemm_kernel<5, 2, 0, (cuprobe::experiments::gemm_variant)0, schedule<200, true>>(CUtensorMap)",'
     '"132","2000","1.9","80","0","0","0"\n'
-    '"2","nvjet_hsh_256x128_64x4_2x1_v_bz_TNT","132","1900","1.9","85","","",""\n')
+    '"2","nvjet_hsh_256x128_64x4_2x1_v_bz_TNT","132","1900","1.9","85","","",""\n'
+    '"3","void gemm_kernel<4, 2, 2, (cuprobe::experiments::gemm_variant)1, schedule<256, false>>(CUtensorMap)",'
+    '"132","1000","1.9","0","0","0","0"\n'
+    '"4","void gemm_kernel<4, 2, 2, cuprobe::experiments::gemm_variant::compute_only, schedule<256, false> >(x)",'
+    '"132","1500","1.9","90","0","0","0"\n')
 
 
 def check_ncu_table(d):
     good = write(os.path.join(d, "ncu_wgmma.csv"), NCU_WGMMA)
     md, table = os.path.join(d, "out.md"), os.path.join(d, "out.csv")
     expect("ncu_table good", NCU_TABLE + [good, "-o", md, "--csv", table], 0,
-           good_line=[f"wrote {md} (3 kernel rows)"])
+           good_line=[f"wrote {md} (5 kernel rows)"])
     text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
     for want in ("| ncu_wgmma.csv | 0 | wgmma | e4m3 m64n128 RS, 4/1 | 97.3 | 132 | 1020 | 1980 |",
                  "math_pipe_throttle 3.2, wait 1.5 |", "| gemm | gemm_kernel 5 stages, cluster 2, direct stores, ping-pong 128x200 |",
+                 "| gemm | gemm_kernel 4 stages, cluster 2, 2 epi, copy only, cooperative 128x256 |",
+                 "| gemm | gemm_kernel 4 stages, cluster 2, 2 epi, compute only, cooperative 128x256 |",
                  "| cublas | nvjet_hsh_256x128_64x4_2x1_v_bz_TNT | 85 |",
                  "Tensor pipe column: sm__pipe_tensor_op_gmma_cycles_active"):
         if want not in text:
             failures.append(f"ncu_table good: {want!r} is not in the table")
     if "selected" in text:
         failures.append("ncu_table good: 'selected' (not a stall) is ranked as a stall")
-    if not os.path.isfile(table) or len(open(table, encoding="utf-8").read().splitlines()) != 4:
-        failures.append("ncu_table good: the CSV does not hold a header and 3 rows")
+    if not os.path.isfile(table) or len(open(table, encoding="utf-8").read().splitlines()) != 6:
+        failures.append("ncu_table good: the CSV does not hold a header and 5 rows")
     bad = make_bad(d)
     bad["not_ncu"] = write(os.path.join(d, "not_ncu.csv"), "a,b\n1,2\n")
     bad["header_only"] = write(os.path.join(d, "header_only.csv"), NCU_WGMMA.split("\n", 1)[0] + "\n")

@@ -504,6 +504,12 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
                   cli_option::text("--shapes",
                                    "MxNxK[,MxNxK...]: these problems instead of the default "
                                    "three (or --quick's one); not with --small")});
+  // --shapes is read before the GPU is asked for, so that a typo is said at once, anywhere.
+  std::vector<gemm_shape> asked;
+  if (args.has("--shapes")) {
+    require(!args.small, "gemm: --shapes and --small exclude each other");
+    asked = parse_gemm_shapes(args.get("--shapes"));
+  }
   const auto dev = device_info::query();
   arch::check_kernel_image();
   const double peak = gemm_bench::bf16_peak(dev);
@@ -511,10 +517,7 @@ inline int gemm_main(int argc, char** argv, const std::string& about,
   std::vector<gemm_shape> shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 2048}};
   if (args.quick) shapes = {{8192, 8192, 8192}};
   if (args.small) shapes = {{512, 512, 1024}};
-  if (args.has("--shapes")) {
-    require(!args.small, "gemm: --shapes and --small exclude each other");
-    shapes = parse_gemm_shapes(args.get("--shapes"));
-  }
+  if (!asked.empty()) shapes = asked;
   auto run = args.run_options();
   run.warmup = 2;
   run.stop = stopping_rule::fixed(args.samples(10, 5));
