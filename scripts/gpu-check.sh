@@ -17,7 +17,7 @@
 #   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
 #   (full mode; =only: the ncu views of the examples named alone, without the examples and
 #   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
-#   tiers (ctest); CUPROBE_GPU_CHECK_EXTRA="args"
+#   tiers (ctest; =gpu: the gpu tier alone); CUPROBE_GPU_CHECK_EXTRA="args"
 #   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth).
 #
 # The sanitizer pass runs memcheck, racecheck, synccheck and initcheck over every GPU test
@@ -94,9 +94,13 @@ fi
 declare -A tier
 if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_TIERS:-1}" != 0 ]; then
   s=$(date +%s)
-  ctest --preset h200 -j 8 --output-junit "$res/ctest.xml" > "$res/ctest.log" 2>&1
+  labels=(host sass gpu); only=()
+  # =gpu: the gpu tier alone (the host and sass tiers need no GPU and run in CI).
+  [ "${CUPROBE_GPU_CHECK_TIERS:-1}" = gpu ] && { labels=(gpu); only=(-L '^gpu$'); }
+  ctest --preset h200 -j 8 "${only[@]}" --output-junit "$res/ctest.xml" > "$res/ctest.log" 2>&1
   cat "$res/ctest.log" >> "$log"
-  for label in host sass gpu; do
+  for label in host sass gpu; do tier[$label]="not run here (CUPROBE_GPU_CHECK_TIERS=gpu)"; done
+  for label in "${labels[@]}"; do
     n=$(ctest --test-dir build/h200 -N -L "^$label\$" | sed -n 's/^Total Tests: //p')
     tier[$label]="$n tests"
   done
