@@ -5,8 +5,8 @@
 // predicted fraction of the aligned rate; then copy bandwidth against working set (4 KiB to
 // 4 x L2, then DRAM) for 4-, 8- and 16-byte lanes.
 //
-//   build/h200/examples/access_patterns --json access.json --summary access_summary.json
-//   build/h200/examples/access_patterns --ncu-set expected.csv   (tools/ncu_access.sh runs it)
+//   build/hopper/examples/access_patterns --json access.json --summary access_summary.json
+//   build/hopper/examples/access_patterns --ncu-set expected.csv   (tools/ncu_access.sh runs it)
 //
 // --quick: offsets every 16 B, strides 1, 2, 4 .. 32; --small: two widths, a few patterns, small
 // arrays (for compute-sanitizer; not DRAM figures). --ncu-set PATH: the ncu test set only, each

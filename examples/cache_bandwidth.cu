@@ -4,7 +4,7 @@
 // curve over strides 1..32, the broadcast). Every figure in bytes per clock per SM at the SM
 // clock measured here, and in TB/s, beside the limit it is compared with.
 //
-//   build/h200/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
+//   build/hopper/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
 //   --partitions 0: leave out the two L2 partitions (experiments/l2_partitions.cuh).
 //   --l2-write-scaling 0: leave out the L2 write against SMs writing and by home
 //   (experiments/l2_home_write.cuh: one SM's store port, the L2's write intake).

@@ -4,7 +4,7 @@
 // GPU; with one GPU NCCL runs one rank (bus bandwidth is then 0 by definition: nothing crosses a
 // link). Built only where CMake found NCCL (cmake/cuprobeNccl.cmake).
 //
-//   build/h200/examples/collectives --json collectives.json --summary collectives_summary.json
+//   build/hopper/examples/collectives --json collectives.json --summary collectives_summary.json
 //   (--quick: 8 B .. 256 MiB, fewer samples; --small: up to 1 MiB; --ops all_reduce,broadcast;
 //    --max-mib: the largest size; --gpus N: the first N GPUs; --threads 0: one host thread for
 //    every rank, in one group, instead of a thread per rank)

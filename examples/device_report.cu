@@ -1,6 +1,6 @@
 // device_report: cuprobe's main job, a one-page report of the GPU it runs on.
 //
-//   build/h200/examples/device_report --summary docs/results/h200/summary.json
+//   build/hopper/examples/device_report --summary docs/results/h200/summary.json
 //
 // Sections: the device (device_info), its environment now (NVML), the timers (overheads,
 // resolution, effective SM clock), the GPUs of this node (when more than one is visible),

@@ -4,7 +4,7 @@
 // covering grids (one element per thread) swept over threads per block; cudaMemcpy and
 // cudaMemset beside them; Little's law for the numbers measured.
 //
-//   build/h200/examples/dram_bandwidth --json dram.json     (--quick: fewer configurations)
+//   build/hopper/examples/dram_bandwidth --json dram.json     (--quick: fewer configurations)
 //   options: --patterns read,write,copy,mixed  --ops cg,cs,cv  --widths 4,16
 //            --modes launches,in_kernel  --grids persistent,covering  --configs 4x256,8x128
 //            --cover-threads 256,1024  --passes 4  --array-mib 4096  --l2-factor 8

@@ -3,7 +3,7 @@
 // its own, for clusters of 1, 2, 4, 8 and 16 CTAs, and the bandwidth of every SM reading its
 // neighbour's shared memory (4, 8, 16 bytes per lane) against reading its own.
 //
-//   build/h200/examples/dsm --json dsm.json        (--quick: fewer points; --small: sanitizer)
+//   build/hopper/examples/dsm --json dsm.json        (--quick: fewer points; --small: sanitizer)
 //
 // The experiments are experiments/dsm.cuh (dsm_latency, dsm_bandwidth); the kernels gen/dsm.cuh.
 // Each CTA takes more than half an SM's shared memory, so every CTA of a cluster is on its own

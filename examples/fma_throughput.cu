@@ -1,7 +1,7 @@
 // fma_throughput: FP32 FMA throughput against the number of independent accumulators per
 // thread (1..16) and the block size, beside the peak at the SM clock measured during the run.
 //
-//   build/h200/examples/fma_throughput --json fma.json        (--quick: fewer points)
+//   build/hopper/examples/fma_throughput --json fma.json        (--quick: fewer points)
 //
 // Each point fills every SM once (max active blocks per SM x SMs), runs ~2 ms per launch, is
 // the median of 15 samples, and has its results validated against the host (std::fma, same

@@ -2,7 +2,7 @@
 // cuprobe's Hopper blocks, beside cuBLASLt's best algorithm on the same inputs, with "copy only"
 // and "compute only" variants of the same kernel to show how much of the copy the MMAs hide.
 //
-//   build/h200/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
+//   build/hopper/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
 //
 // A persistent grid (one CTA of 384 threads per SM) of 128-row tiles. Warpgroup 0 issues the
 // TMA loads into a ring of hopper/pipeline.cuh (B multicast in clusters of 2 or 4); warpgroups

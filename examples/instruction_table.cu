@@ -1,7 +1,7 @@
 // instruction_table: latency (cycles) and throughput (instructions per clock per SM) of every
 // operation in gen/ops.cuh, plus one defined right here (dp4a) to show how a user adds theirs.
 //
-//   build/h200/examples/instruction_table --json instructions.json
+//   build/hopper/examples/instruction_table --json instructions.json
 //
 // Latency: one warp, one dependent chain, clock64 in the kernel, difference of two launches
 // (experiments::chain_latency). Throughput: 8 independent chains per thread, every SM filled

@@ -4,7 +4,7 @@
 // chases (one thread, a warp on one ring, a warp gathering from 32 rings) at L1, L2, DRAM and
 // shared-memory sizes.
 //
-//   build/h200/examples/latency_ladder --json latency.json      (--quick: to 16 x L2, fewer points)
+//   build/hopper/examples/latency_ladder --json latency.json    (--quick: to 16 x L2, fewer points)
 //
 // One thread chases a random cyclic permutation of 128-byte-spaced nodes (gen/chase.cuh),
 // timed with clock64; each working set is chased 3 times through the measurement protocol and

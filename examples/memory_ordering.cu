@@ -1,7 +1,7 @@
 // memory_ordering: the publish/consume pattern of the CUDA partial-sum sample in three correct
 // forms, run many times against the exact sum, and the cost of a fence by scope and kind.
 //
-//   build/h200/examples/memory_ordering --json ordering.json     (--quick: fewer launches)
+//   build/hopper/examples/memory_ordering --json ordering.json     (--quick: fewer launches)
 //
 // Patterns (gen/ordering.cuh): fence_then_atomic (store; __threadfence-like fence.sc.gpu;
 // atomic ticket), acq_rel_atomic (ptx::atomic_fetch_add acq_rel), and

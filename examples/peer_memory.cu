@@ -5,7 +5,7 @@
 // the NVLink nominal rate NVML gives. The diagonal is each GPU with its own memory, for
 // reference. On a node with one GPU only the diagonal runs, and the program says what it skipped.
 //
-//   build/h200/examples/peer_memory --json peer.json --summary peer_summary.json
+//   build/hopper/examples/peer_memory --json peer.json --summary peer_summary.json
 //   (--quick: fewer samples and sizes; --small: small buffers for compute-sanitizer;
 //    --only matrix|latency|sweep; --from/--to: the sweep's pair)
 //

@@ -6,7 +6,7 @@
 // host->device, device->host and both at once from pinned and pageable memory, 4 KiB .. 1 GiB,
 // with cudaMemcpy as the peer; every rate beside the host link's nominal rate (NVML).
 //
-//   build/h200/examples/system_memory --json system_memory.json --summary system_summary.json
+//   build/hopper/examples/system_memory --json system_memory.json --summary system_summary.json
 //   (--quick: fewer points; --small: small sizes for compute-sanitizer; --only PART)
 //
 // The experiments are experiments/system_memory.cuh and experiments/copy_engine.cuh; the

@@ -1,7 +1,7 @@
 // teach_cache_stream: how to write a DRAM read stream with cuprobe's cache-operator loads, timed
 // by the library's runner, beside the suite's DRAM read figure in the same run.
 //
-//   build/h200/examples/teach_cache_stream --json teach_cache_stream.json   (--quick: 1 GiB)
+//   build/hopper/examples/teach_cache_stream --json teach_cache_stream.json   (--quick: 1 GiB)
 //
 // The kernel below is the whole benchmark: a persistent grid (2 blocks of 1024 threads per SM)
 // walks the array grid-stride with 16-byte ld.global.cs (ptx::ld<cache::cs>: "streaming, likely

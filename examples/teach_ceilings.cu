@@ -4,8 +4,8 @@
 // ways: this card's own record (written by `device_report --ceilings 1`), the reference set of
 // its model (docs/results/<model>/summary.json) and the nominal DRAM rate.
 //
-//   build/h200/examples/device_report --ceilings 1      (once per card: about 20 s)
-//   build/h200/examples/teach_ceilings --json teach_ceilings.json   (--quick: 1 GiB arrays)
+//   build/hopper/examples/device_report --ceilings 1      (once per card: about 20 s)
+//   build/hopper/examples/teach_ceilings --json teach_ceilings.json   (--quick: 1 GiB arrays)
 //
 // The work is declared as a DRAM copy (bytes_moved(N read, N written, ..., data_source::dram)),
 // so measure() places it against the "dram.copy.tbps" ceiling: m.ceiling holds the fraction and

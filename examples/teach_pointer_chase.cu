@@ -1,7 +1,7 @@
 // teach_pointer_chase: how to write a pointer-chase latency kernel with cuprobe's blocks, timed
 // through the library's in-kernel sample path, beside the suite's chase of the same rings.
 //
-//   build/h200/examples/teach_pointer_chase --json teach_pointer_chase.json   (--quick: 2^16 hops)
+//   build/hopper/examples/teach_pointer_chase --json teach_pointer_chase.json (--quick: 2^16 hops)
 //
 // The ring is gen::chase_ring: one node per 128-byte line, linked in a random cyclic permutation,
 // so p = *p is a dependent chain that no prefetcher or coalescing helps. The kernel below is one

@@ -1,7 +1,7 @@
 // teach_tma_stream: how to write a TMA DRAM read stream with cuprobe's blocks, timed by the
 // library's runner, beside the suite's TMA load stream in the same run.
 //
-//   build/h200/examples/teach_tma_stream --json teach_tma_stream.json   (--quick: 1 GiB array)
+//   build/hopper/examples/teach_tma_stream --json teach_tma_stream.json   (--quick: 1 GiB array)
 //
 // The kernel below is the whole benchmark: per CTA, warp 0's lane 0 is the producer and keeps
 // `stages` cp.async.bulk copies of `chunk` bytes in flight through a ring of full/empty mbarriers

@@ -1,6 +1,6 @@
 // teach_wgmma_peak: a tensor-core peak kernel written with cuprobe's wgmma blocks, timed by the
 // runner, beside the suite's bf16 dense figure in the same run.
-//   build/h200/examples/teach_wgmma_peak --json teach_wgmma_peak.json   (--quick: 5 samples)
+//   build/hopper/examples/teach_wgmma_peak --json teach_wgmma_peak.json   (--quick: 5 samples)
 // One block per SM (shared memory above half an SM's), two warpgroups with a 64 x 256 f32
 // accumulator each. A (64 x 64 bf16) and B (256 x 64) sit in shared memory in the canonical
 // K-major layout, 128-byte swizzle; each loop trip issues m64n256k16 on the four K steps, commits

@@ -1,6 +1,6 @@
 // timers: what cuprobe's clocks cost and resolve on this GPU, and the SM clock actually seen.
 //
-//   build/h200/examples/timers --json docs/results/h200/timers.json --markdown
+//   build/hopper/examples/timers --json docs/results/h200/timers.json --markdown
 //   docs/results/h200/timers.md
 //
 // Repeats the whole characterisation (experiments::timer_repeats over

@@ -6,7 +6,7 @@
 // store of the same buffer) into a second array, its best point then against cudaMemcpy of the
 // same arrays in alternating rounds.
 //
-//   build/h200/examples/tma --json tma.json        (--quick: fewer points; --small: sanitizer)
+//   build/hopper/examples/tma --json tma.json        (--quick: fewer points; --small: sanitizer)
 //   --explore 1: both chunk orders (interleaved, contiguous) and the evict_first L2 hint on the
 //   bulk stores, at fewer sizes. --explore 2: the store variants (wait_group instead of
 //   wait_group.read, 2 issuing threads, 3/4 and 1/2 of the grid) at 4 and 8 KiB, stores only.

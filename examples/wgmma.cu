@@ -6,7 +6,7 @@
 // run on a rested card, as the peers' one-process-per-figure runs); back_to_back shows the same
 // points without the rests.
 //
-//   build/h200/examples/wgmma --json wgmma.json --summary wgmma_summary.json
+//   build/hopper/examples/wgmma --json wgmma.json --summary wgmma_summary.json
 //   --small: a quick run (also what compute-sanitizer runs); --quick: fewer points;
 //   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
 //   --rest-ms 0: no idle GPU before the samples (every point back to back)

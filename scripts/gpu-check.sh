@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# gpu-check: on a machine with the GPU (the lent H200), build for sm_90a, run every test tier,
-# run every example, run compute-sanitizer over every GPU test and example, and collect the
-# results.
+# gpu-check: on a machine with a Hopper GPU (an H100 or an H200; whichever card it finds), build
+# for sm_90a with the hopper preset, run every test tier, run every example, run compute-sanitizer
+# over every GPU test and example, and collect the results. It reads the card first (nvidia-smi:
+# name, UUID) and names its reference folder by cuprobe::gpu_model_folder's rule
+# (tools/gpu_model.py: "NVIDIA H100 80GB HBM3" -> h100-80gb-hbm3).
 #
 #   scripts/gpu-check.sh [quick|full|sanitize] [example ...]
 #
 #   quick (default)  every example in its --quick setting, then the sanitizer pass
 #   full             the examples' full settings (results and plots as committed under
-#                    docs/results/h200/: unpack results.tgz there), then the sanitizer pass
+#                    docs/results/<model>/: scripts/reference-set.sh results.tgz puts them
+#                    there), then the sanitizer pass
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
 #   example ...      only these examples (default: all)
-#   CUPROBE_GPU_CHECK_BUILD=0 uses build/h200 as it finds it (built on another machine from the
-#   same commit and carried: no configure, no build; it fails unless build/h200/built-from names
+#   CUPROBE_GPU_CHECK_BUILD=0 uses build/hopper as it finds it (built on another machine from the
+#   same commit and carried: no configure, no build; it fails unless build/hopper/built-from names
 #   the commit, every command of CTest's tests and every configured example is there and every
 #   program loads; docs/development.md),
 #   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
@@ -34,8 +37,9 @@
 # Writes into $OUT (default ./gpu-check-out): gpu-check.log (everything), results.tgz (JSON,
 # CSV, Markdown and PNG of every example, the CTest log, the sanitizer table), and prints a
 # short table last. Set CUPROBE_GIT_SHA to the commit when the tree travels without .git.
-# CUPROBE_REFERENCE_OUT=docs/results/<gpu> (full mode) then writes the curated reference set
-# there (scripts/reference-set.sh).
+# CUPROBE_REFERENCE_OUT=docs/results/<model> (full mode) then writes the curated reference set
+# there (scripts/reference-set.sh); CUPROBE_REFERENCE_OUT=card writes it into the detected card's
+# folder.
 # Never changes the GPU's settings.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,28 +59,37 @@ for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" / ; done
 
 say "gpu-check: mode=$mode commit=${CUPROBE_GIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} date=$(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$log" 2>&1
+# The card (the first the CUDA runtime sees) and its reference folder, by the library's rule.
+card_name="$(nvidia-smi --query-gpu=name --format=csv,noheader -i "${CUDA_VISIBLE_DEVICES%%,*}" 2>/dev/null | head -1)"
+[ -n "$card_name" ] || card_name="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+card_uuid="$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i "${CUDA_VISIBLE_DEVICES%%,*}" 2>/dev/null | head -1)"
+[ -n "$card_uuid" ] || card_uuid="$(nvidia-smi --query-gpu=uuid --format=csv,noheader 2>/dev/null | head -1)"
+card_folder="$([ -n "$card_name" ] && python3 tools/gpu_model.py folder "$card_name")"
+say "card: ${card_name:-none found} ${card_uuid:-} (reference folder docs/results/${card_folder:-?})"
+printf '%s\n%s\n%s\n' "$card_name" "$card_uuid" "$card_folder" > "$res/card.txt"
+[ "${CUPROBE_REFERENCE_OUT:-}" = card ] && CUPROBE_REFERENCE_OUT="docs/results/${card_folder:?no card found}"
 
 t0=$(date +%s)
 build_ok=1
 if [ "${CUPROBE_GPU_CHECK_BUILD:-1}" = 0 ]; then
-  # build/h200 as found (built elsewhere from the same commit and carried here): no configure,
-  # no build. It must name the commit (build/h200/built-from), every command CTest's tests run
+  # build/hopper as found (built elsewhere from the same commit and carried here): no configure,
+  # no build. It must name the commit (build/hopper/built-from), every command CTest's tests run
   # must be there, every example it was configured with too, and every program must load.
   sha="${CUPROBE_GIT_SHA:-$(git rev-parse HEAD 2>/dev/null)}"
   why=""
-  if [ ! -f build/h200/CTestTestfile.cmake ]; then
-    why="there is no build/h200/CTestTestfile.cmake"
-  elif [ "$(cat build/h200/built-from 2>/dev/null)" != "$sha" ]; then
-    why="build/h200/built-from ($(cat build/h200/built-from 2>/dev/null || echo absent)) is not ${sha:-a known commit}"
+  if [ ! -f build/hopper/CTestTestfile.cmake ]; then
+    why="there is no build/hopper/CTestTestfile.cmake"
+  elif [ "$(cat build/hopper/built-from 2>/dev/null)" != "$sha" ]; then
+    why="build/hopper/built-from ($(cat build/hopper/built-from 2>/dev/null || echo absent)) is not ${sha:-a known commit}"
   else
-    absent=$(grep -rhoE '^add_test\(\[=\[[^]]*\]=\] "[^"]+"' build/h200 --include=CTestTestfile.cmake |
+    absent=$(grep -rhoE '^add_test\(\[=\[[^]]*\]=\] "[^"]+"' build/hopper --include=CTestTestfile.cmake |
              sed -E 's/.*\]=\] "//; s/"$//' | sort -u | while read -r p; do
                [ "${p#/}" = "$p" ] && p=$(command -v "$p"); [ -n "$p" ] && [ -x "$p" ] || echo "${p:-a command}"; done)
-    for d in build/h200/examples/CMakeFiles/*.dir; do
+    for d in build/hopper/examples/CMakeFiles/*.dir; do
       [ -d "$d" ] || continue
-      e=$(basename "$d" .dir); [ -x "build/h200/examples/$e" ] || absent+=" build/h200/examples/$e"
+      e=$(basename "$d" .dir); [ -x "build/hopper/examples/$e" ] || absent+=" build/hopper/examples/$e"
     done
-    missing=$(find build/h200/examples build/h200/tests -maxdepth 1 -type f -perm -u+x 2>/dev/null |
+    missing=$(find build/hopper/examples build/hopper/tests -maxdepth 1 -type f -perm -u+x 2>/dev/null |
               xargs -r ldd 2>/dev/null | grep "not found" | sort -u)
     [ -n "$absent" ] && why="missing: $(echo $absent | cut -c1-400)"
     [ -n "$missing" ] && why="${why:+$why; }libraries not found: $(echo $missing | cut -c1-400)"
@@ -86,7 +99,7 @@ if [ "${CUPROBE_GPU_CHECK_BUILD:-1}" = 0 ]; then
   say "build: $([ $build_ok = 1 ] && echo "skipped (CUPROBE_GPU_CHECK_BUILD=0): $build_text" ||
                echo "FAILED (CUPROBE_GPU_CHECK_BUILD=0): $why")"
 else
-  { cmake --preset h200 -DCUPROBE_FETCH_DOCTEST=OFF ${CUPROBE_TEST_AREAS:+"-DCUPROBE_TEST_AREAS=$CUPROBE_TEST_AREAS"} && cmake --build --preset h200 -j "$(nproc)"; } >> "$log" 2>&1 || build_ok=0
+  { cmake --preset hopper -DCUPROBE_FETCH_DOCTEST=OFF ${CUPROBE_TEST_AREAS:+"-DCUPROBE_TEST_AREAS=$CUPROBE_TEST_AREAS"} && cmake --build --preset hopper -j "$(nproc)"; } >> "$log" 2>&1 || build_ok=0
   build_text="ok ($(( $(date +%s) - t0 ))s)"
   say "build: $([ $build_ok = 1 ] && echo ok || echo FAILED) in $(( $(date +%s) - t0 ))s"
 fi
@@ -97,11 +110,11 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_TIERS:-1}" != 0 ]; then
   labels=(host sass gpu); only=()
   # =gpu: the gpu tier alone (the host and sass tiers need no GPU and run in CI).
   [ "${CUPROBE_GPU_CHECK_TIERS:-1}" = gpu ] && { labels=(gpu); only=(-L '^gpu$'); }
-  ctest --preset h200 -j 8 "${only[@]}" --output-junit "$res/ctest.xml" > "$res/ctest.log" 2>&1
+  ctest --preset hopper -j 8 "${only[@]}" --output-junit "$res/ctest.xml" > "$res/ctest.log" 2>&1
   cat "$res/ctest.log" >> "$log"
   for label in host sass gpu; do tier[$label]="not run here (CUPROBE_GPU_CHECK_TIERS=gpu)"; done
   for label in "${labels[@]}"; do
-    n=$(ctest --test-dir build/h200 -N -L "^$label\$" | sed -n 's/^Total Tests: //p')
+    n=$(ctest --test-dir build/hopper -N -L "^$label\$" | sed -n 's/^Total Tests: //p')
     tier[$label]="$n tests"
   done
   tier_summary="$(grep -E "tests passed|tests failed" "$res/ctest.log" | tail -1) in $(( $(date +%s) - s ))s"
@@ -112,7 +125,7 @@ examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
   for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings peer_memory collectives; do
-    [ -x "build/h200/examples/$e" ] && examples+=("$e")
+    [ -x "build/hopper/examples/$e" ] && examples+=("$e")
   done
 fi
 flag=(); [ "$mode" = quick ] && flag=(--quick)
@@ -142,7 +155,7 @@ if [ "$mode" != sanitize ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ]; then
     [ "$e" = cache_bandwidth ] && [ -n "${CUPROBE_GPU_CHECK_EXTRA:-}" ] && args+=(${CUPROBE_GPU_CHECK_EXTRA})
     s=$(date +%s)
     say "== $e ${args[*]}"
-    (cd "$res" && "$root/build/h200/examples/$e" "${args[@]}" > "$e.txt" 2>&1)
+    (cd "$res" && "$root/build/hopper/examples/$e" "${args[@]}" > "$e.txt" 2>&1)
     ex_rc[$e]=$?
     ex_time[$e]=$(( $(date +%s) - s ))
     cat "$res/$e.txt" >> "$log"
@@ -163,7 +176,7 @@ in_list() { local x; for x in "${examples[@]}"; do [ "$x" = "$1" ] && return 0; 
 # The cache story of the DRAM kernels from the hardware counters (full mode, with dram_bandwidth).
 if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ] && in_list dram_bandwidth; then
   say "== tools/ncu_dram.sh"
-  tools/ncu_dram.sh build/h200 "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
+  tools/ncu_dram.sh build/hopper "$res/ncu_dram.csv" >> "$log" 2>&1 && ncu_state=ok || ncu_state="FAILED (see log)"
   pack
 fi
 
@@ -172,16 +185,16 @@ fi
 if [ "$mode" = full ] && [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != 0 ]; then
   if in_list access_patterns; then
     say "== tools/ncu_access.sh"
-    tools/ncu_access.sh build/h200 "$res/ncu_access/access" 1 >> "$log" 2>&1 && say "ncu_access: ok" || say "ncu_access: FAILED or skipped (see log)"
+    tools/ncu_access.sh build/hopper "$res/ncu_access/access" 1 >> "$log" 2>&1 && say "ncu_access: ok" || say "ncu_access: FAILED or skipped (see log)"
   fi
   if in_list device_report; then
     say "== tools/ncu_ceilings.sh"
-    tools/ncu_ceilings.sh build/h200 "$res/ncu_ceilings" >> "$log" 2>&1 &&
+    tools/ncu_ceilings.sh build/hopper "$res/ncu_ceilings" >> "$log" 2>&1 &&
       cp "$res/ncu_ceilings/ncu_ceilings.csv" "$res/ncu_ceilings.csv" && say "ncu_ceilings: ok" || say "ncu_ceilings: FAILED (see log)"
   fi
   if in_list wgmma || in_list gemm; then
     say "== tools/ncu_wgmma.sh"
-    tools/ncu_wgmma.sh build/h200 "$res/ncu_wgmma" all >> "$log" 2>&1 &&
+    tools/ncu_wgmma.sh build/hopper "$res/ncu_wgmma" all >> "$log" 2>&1 &&
       cp "$res/ncu_wgmma/ncu_wgmma.md" "$res/ncu_wgmma.md" && say "ncu_wgmma: ok" || say "ncu_wgmma: FAILED (see log)"
   fi
   pack
@@ -212,7 +225,7 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
   jobs_file="$sdir/jobs"
   tools="${CUPROBE_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}"
   : > "$jobs_file"
-  for t in build/h200/tests/gpu_* build/h200/examples/test_my_ptx; do
+  for t in build/hopper/tests/gpu_* build/hopper/examples/test_my_ptx; do
     [ -x "$t" ] || continue
     # Tests whose children fault on purpose (a __trap is what they check) are left out: the
     # sanitizer would count the planted fault.
@@ -220,7 +233,7 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
     for tool in $tools; do echo "$tool $t" >> "$jobs_file"; done
   done
   for e in "${examples[@]}"; do
-    for tool in $tools; do echo "$tool build/h200/examples/$e --small" >> "$jobs_file"; done
+    for tool in $tools; do echo "$tool build/hopper/examples/$e --small" >> "$jobs_file"; done
   done
   # The slowest runs first (racecheck, then the examples), so that the pass's limit cuts the
   # short ones, if any, and the slow ones overlap.
@@ -299,6 +312,7 @@ fi
 
 echo
 echo "==================== gpu-check summary ($mode) ===================="
+printf "%-22s %s\n" "card" "${card_name:-none found} ${card_uuid:-} -> docs/results/${card_folder:-?}"
 printf "%-22s %s\n" "build" "$([ $build_ok = 1 ] && echo "$build_text" || echo FAILED)"
 for label in host sass gpu; do printf "%-22s %s\n" "tier $label" "${tier[$label]:-not run}"; done
 printf "%-22s %s\n" "ctest" "${tier_summary:-not run}"

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# reference-set: one GPU's curated reference set, docs/results/<gpu>/, from the results of
-# scripts/gpu-check.sh full (its $OUT/results.tgz).
+# reference-set: one GPU model's curated reference set, docs/results/<model>/, from the results
+# of scripts/gpu-check.sh full (its $OUT/results.tgz).
 #
-#   scripts/reference-set.sh OUT_DIR RESULTS.tgz [RESULTS.tgz ...]
-#   CUPROBE_REFERENCE_OUT=docs/results/h200 scripts/gpu-check.sh full     (the same, in one go)
+#   scripts/reference-set.sh [OUT_DIR] RESULTS.tgz [RESULTS.tgz ...]
+#   CUPROBE_REFERENCE_OUT=card scripts/gpu-check.sh full     (the same, in one go)
+#
+# Without OUT_DIR (the first argument ends in .tgz) the set goes to docs/results/<model>, the
+# folder of the GPU its summary.json names, by cuprobe::gpu_model_folder's rule
+# (tools/gpu_model.py: "NVIDIA H200" -> docs/results/h200, "NVIDIA H100 80GB HBM3" ->
+# docs/results/h100-80gb-hbm3). A relative OUT_DIR or archive path is taken from the repo root.
 #
 # Several archives are allowed (gpu-check run in parts, e.g. when one call may not run long):
 # a file in a later archive replaces the same file of an earlier one. The set must come from ONE
@@ -12,23 +17,29 @@
 #      (tools/merge_summaries.py: the headline keys of every example, the GPU's UUID, the driver,
 #      the clocks seen, the commit, and which command wrote which file);
 #   2. every JSON file is validated (tools/validate_results.py);
-#   3. the plots are drawn (scripts/plots.sh) and the page written (tools/results_md.py);
+#   3. the plots are drawn (scripts/plots.sh);
 #   4. results files over 64 KB are stored gzip-compressed (NAME.json.gz; every cuprobe tool
 #      reads them as they are), so that the set stays small;
-#   5. OUT_DIR is replaced by the set (nothing of an older set is kept: git keeps history).
+#   5. the page is written (tools/results_md.py: it links the files as stored, and computes
+#      which figures are older than this checkout's code);
+#   6. OUT_DIR is replaced by the set (nothing of an older set is kept: git keeps history).
 # Exit status: the first step that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-[ $# -ge 2 ] || { echo "usage: scripts/reference-set.sh OUT_DIR RESULTS.tgz [RESULTS.tgz ...]" >&2; exit 2; }
-out="$1"
-shift
+usage="usage: scripts/reference-set.sh [OUT_DIR] RESULTS.tgz [RESULTS.tgz ...]"
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+out=""
+case "$1" in
+  *.tgz) ;;  # no OUT_DIR: the folder of the summary's GPU, below
+  *) out="$1"; shift; [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; } ;;
+esac
 work="$(mktemp -d /tmp/cuprobe-reference.XXXX)"
 trap 'rm -rf "$work"' EXIT
 for t in "$@"; do tar -xzf "$t" -C "$work"; done
 # The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not;
 # nor the sector model's check against ncu (ncu_access/: the gpu tier's gpu.access_ncu is that check).
-rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access"
+rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access" "$work/card.txt"
 cd "$work"
 [ -f summary.json ] || { echo "reference-set: no summary.json (device_report) in the archives" >&2; exit 1; }
 ins=(summary.json)
@@ -36,16 +47,16 @@ for f in *_summary.json; do [ -e "$f" ] && ins+=("$f"); done
 python3 "$root/tools/merge_summaries.py" merged.json "${ins[@]}"
 mv merged.json summary.json
 rm -f ./*_summary.json
+[ -n "$out" ] || out="docs/results/$(python3 "$root/tools/gpu_model.py" summary-folder summary.json)"
 python3 "$root/tools/validate_results.py" ./*.json
 "$root/scripts/plots.sh" "$work" > /dev/null
-python3 "$root/tools/results_md.py" "$work"
 for f in ./*.json; do
   n="${f#./}"
   if [ "$n" != summary.json ] && [ "$(stat -c %s "$f")" -gt 65536 ]; then
     gzip -9 -n "$f"
-    sed -i "s|]($n)|]($n.gz)|g" README.md  # the page links the file as stored
   fi
 done
+python3 "$root/tools/results_md.py" "$work"
 cd "$root"
 rm -rf "$out"
 mkdir -p "$out"

@@ -3,7 +3,7 @@
 # test tier, then list the ten slowest tests. README.md's test command runs it after
 # scripts/setup-tests.sh; CI runs that command.
 #
-#   bash scripts/run-tests.sh [cpu|h200]
+#   bash scripts/run-tests.sh [cpu|hopper]
 #
 # Prints "run-tests: <phase> <seconds> s" for configure, build and test, the wall time of each
 # tier's tests (the sum of their times, and how many passed, failed or were skipped) and, last,

@@ -79,8 +79,11 @@ CUPROBE_GPU_TEST_CASE("dsm_latency: remote hops cost more than local ones, chase
   }
   REQUIRE(r.latency_cycles);  // a cluster of 2 always fits on a cluster-capable GPU
   MESSAGE("dsm.latency.cycles (cluster of 2) = " << *r.latency_cycles);
-  CUPROBE_TIMING_CHECK(*r.latency_cycles > *r.local_cycles);
-  CUPROBE_TIMING_CHECK(*r.latency_cycles < 2000);  // a DSM hop, not a DRAM miss or a stall
+  CUPROBE_TIMING_CHECK(*r.latency_cycles > *r.local_cycles);  // a ratio within this run
+  // A sanity ceiling, not a card's figure: a hop of the SM-to-SM network costs a few hundred
+  // cycles of the SM (the same GH100 network on every Hopper card; cycles, so whatever the
+  // clock); 2000 is a hop that stalls for about a microsecond.
+  CUPROBE_TIMING_CHECK(*r.latency_cycles < 2000);
 }
 
 CUPROBE_GPU_TEST_CASE("dsm_bandwidth: positive, below the limit, one CTA per SM, peers read") {

@@ -390,6 +390,8 @@ CUPROBE_GPU_TEST_CASE("experiments::fence_cost_by_home: lines sorted by L2 home,
         "split of real hop times");
     return;
   }
+  // A line's home is fixed by its address on any card: a ratio of two chases in this run, with
+  // a tenth left for hops that noise puts on the other side of the split.
   CUPROBE_TIMING_CHECK(agree > 0.9);
 
   ex::fence_cost_options o;

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """host tier: tools/validate_results.py, plot.py, results_md.py, ncu_table.py on bad and good
 input, the pure parts and refusals of the peer tools (torch_collectives.py, sparse_peer.py), and
-scripts/reference-set.sh on a set made of two parts (and refusing parts of two commits).
+scripts/reference-set.sh on a set made of two parts (and refusing parts of two commits; without
+OUT_DIR, into docs/results/<the summary's GPU model>), tools/gpu_model.py's folder rule, and
+results_md.py's computed staleness section ("Code changed since this set was made") on a
+throwaway git repository: a changed header, a new one, nothing changed, a commit the checkout
+lacks, no git checkout, no git at all.
 
 Each tool runs on an empty file, malformed JSON, a binary (non-UTF-8) file, a missing path, a
 directory, a wrong field type, a valid cuprobe.results/1 file, a valid /2 file, several files
 with bad ones in the middle (those after them are still checked) and a summary the validator
 accepts that lacks the optional device fields. Every run is checked for its exit status, for no
 "Traceback" in stdout or stderr, and for exactly one output line naming each bad file. The
-checked-in H200 results (docs/results/h200) must still validate and render without a complaint.
+checked-in H200 results (docs/results/h200) must still validate and render without a complaint,
+and the page regenerated from them must equal the committed docs/results/h200/README.md (after
+code changes: python3 tools/results_md.py docs/results/h200).
 
 Only the plots that are drawn need matplotlib (refusals come before it is imported): without
 it, everything else runs, then the test exits 77 (CTest: skipped) with a SKIPPED line.
@@ -28,6 +34,7 @@ TOOLS = os.path.join(root, "tools")
 VALIDATE = [sys.executable, os.path.join(TOOLS, "validate_results.py")]
 PLOT = [sys.executable, os.path.join(TOOLS, "plot.py")]
 RESULTS_MD = [sys.executable, os.path.join(TOOLS, "results_md.py")]
+GPU_MODEL = [sys.executable, os.path.join(TOOLS, "gpu_model.py")]
 NCU_TABLE = [sys.executable, os.path.join(TOOLS, "ncu_table.py")]
 HAVE_MPL = importlib.util.find_spec("matplotlib") is not None
 
@@ -38,6 +45,16 @@ failures, checks = [], 0
 
 META = {k: "x" for k in ("library_version", "date", "command_line", "compile_flags", "commit")}
 DEVICE = {"name": "Test GPU", "compute_capability": "9.0", "uuid": "GPU-0", "sm_count": 2}
+
+
+def import_tool(name):
+    """The module tools/NAME.py, imported from the tools folder."""
+    import importlib
+    sys.path.insert(0, TOOLS)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.pop(0)
 
 
 def summary_of(samples):
@@ -368,15 +385,184 @@ def check_results_md(d):
     out = os.path.join(d, "no_such_dir", "README.md")
     folder = results_dir(d, "out_missing", {"summary.json": SUMMARY})
     expect("results_md -o into a missing folder", RESULTS_MD + [folder, "-o", out], 1, bad=[out])
-    # The checked-in H200 results still render without a complaint.
+    # The checked-in H200 results still render without a complaint, into the page committed.
     real = os.path.join(root, "docs", "results", "h200")
     if os.path.isfile(os.path.join(real, "summary.json")):
         folder = os.path.join(d, "h200")
-        shutil.copytree(real, folder, ignore=shutil.ignore_patterns("README.md", "*.png"))
-        text = expect("results_md on docs/results/h200", RESULTS_MD + [folder], 0)
-        if text.strip() != f"wrote {os.path.join(folder, 'README.md')}":
+        os.makedirs(folder)
+        page = os.path.join(folder, "README.md")
+        text = expect("results_md on docs/results/h200", RESULTS_MD + [real, "-o", page], 0)
+        if text.strip() != f"wrote {page}":
             failures.append(f"results_md on docs/results/h200: unexpected output {text!r}")
         on_page("results_md on docs/results/h200", folder, [f"## {title}\n" for title in PAGE_SECTIONS])
+        check_committed_page(os.path.join(real, "README.md"), page)
+
+
+STALE_TITLE = "## Code changed since this set was made\n"
+UNKNOWN = "Whether the code changed since this set was made is not known here: "
+NOTHING = "Nothing changed: no file these programs compile differs from commit "
+
+
+def without_staleness(text):
+    """The page without its staleness section (from its title to the next section)."""
+    head, _, rest = text.partition(STALE_TITLE)
+    return head + rest[rest.find("\n## ") + 1:] if rest else text
+
+
+def check_committed_page(committed, fresh):
+    """docs/results/h200/README.md is what results_md.py writes now. Where this checkout cannot
+    tell what changed (no git, a shallow clone), the staleness section is left out of the
+    comparison, and a line says so."""
+    global checks
+    checks += 1
+    old = open(committed, encoding="utf-8").read() if os.path.isfile(committed) else ""
+    new = open(fresh, encoding="utf-8").read() if os.path.isfile(fresh) else ""
+    if UNKNOWN in new:
+        print("tools_check: this checkout cannot tell what changed since the H200 set (no git or "
+              "not its commit); the committed page is compared without that section")
+        old, new = without_staleness(old), without_staleness(new)
+    if old != new:
+        a, b = old.splitlines(), new.splitlines()
+        i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        failures.append(
+            "docs/results/h200/README.md is not the page tools/results_md.py writes now (code or "
+            "the tool changed since it was written); run `python3 tools/results_md.py "
+            f"docs/results/h200` and commit the page. First difference, line {i + 1}:\n"
+            f"      committed: {a[i] if i < len(a) else '(end of file)'!r}\n"
+            f"      now:       {b[i] if i < len(b) else '(end of file)'!r}")
+
+
+# ---- tools/gpu_model.py ------------------------------------------------------------------------
+
+# Pairs beyond those of the C++ test (tests/host/ceilings.cu, read below so that the two rules
+# are checked on the same names): the cards the project runs on, and the rule's edges.
+MORE_FOLDERS = {"NVIDIA H100 80GB HBM3": "h100-80gb-hbm3", "NVIDIA H200": "h200",
+                "Tesla T4": "tesla-t4", "NVIDIANVIDIA X": "nvidianvidia-x",
+                "NVIDIA NVIDIA A100": "nvidia-a100"}
+
+
+def cxx_folder_pairs():
+    """The name -> folder pairs tests/host/ceilings.cu checks cuprobe::gpu_model_folder on."""
+    import re
+    text = open(os.path.join(root, "tests", "host", "ceilings.cu"), encoding="utf-8").read()
+    return dict(re.findall(r'gpu_model_folder\(\s*"([^"]*)"\s*\)\s*==\s*"([^"]*)"', text))
+
+
+def check_gpu_model(d):
+    global checks
+    gpu_model = import_tool("gpu_model")
+    checks += 1
+    pairs = cxx_folder_pairs()
+    if not pairs:
+        failures.append("gpu_model: no gpu_model_folder(\"NAME\") == \"FOLDER\" pair found in "
+                        "tests/host/ceilings.cu; the Python rule is not checked against the C++ one")
+    for name, want in {**pairs, **MORE_FOLDERS}.items():
+        if gpu_model.folder(name) != want:
+            failures.append(f"gpu_model.folder({name!r}) = {gpu_model.folder(name)!r}, expected "
+                            f"{want!r} (cuprobe::gpu_model_folder's rule)")
+    expect("gpu_model folder", GPU_MODEL + ["folder", "NVIDIA H100 80GB HBM3"], 0,
+           good_line=["h100-80gb-hbm3"])
+    for s in sorted(glob.glob(os.path.join(root, "docs", "results", "*", "summary.json"))):
+        folder = os.path.basename(os.path.dirname(s))  # every committed set sits in its model's folder
+        expect(f"gpu_model summary-folder {folder}", GPU_MODEL + ["summary-folder", s], 0,
+               good_line=[folder])
+    bad = make_bad(d)
+    for kind in ("empty", "binary", "missing", "directory"):
+        expect(f"gpu_model summary-folder {kind}", GPU_MODEL + ["summary-folder", bad[kind]], 2,
+               bad=[bad[kind]])
+    nameless = write(os.path.join(d, "nameless.json"), {"device": {"uuid": "GPU-0"}})
+    expect("gpu_model summary-folder without a device name", GPU_MODEL + ["summary-folder", nameless],
+           2, bad=[nameless])
+    out = expect("gpu_model usage", GPU_MODEL + ["folders", "x"], 2)
+    if "usage:" not in out:
+        failures.append("gpu_model usage: the refusal does not give the usage")
+    return []
+
+
+# ---- results_md.py's staleness section on a throwaway git repository ---------------------------
+
+def check_staleness(d):
+    """A repo with two programs: prog (examples/prog.cu -> <cuprobe/a.cuh> -> "b.cuh"; its keys
+    named in suite/cuprobe/experiments/prog.cuh) and other (its own keys; includes neither)."""
+    global checks
+    git_ok = shutil.which("git") is not None
+    repo = os.path.join(d, "repo")
+    files = {
+        "examples/prog.cu": '#include <cuprobe/a.cuh>\n#include <cuprobe/experiments/prog.cuh>\n'
+                            '#include <cstdio>\nint main() {}\n',
+        "include/cuprobe/a.cuh": '#pragma once\n#include "b.cuh"\n',
+        "include/cuprobe/b.cuh": '#pragma once\n// "other.x" in a comment is no key\n',
+        "suite/cuprobe/experiments/prog.cuh": '#pragma once\nconst char* k = "prog.key.";\n',
+        "examples/other.cu": '#include <vector>\nconst char* k = "other.x";\nint main() {}\n',
+    }
+    for f, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(repo, f)), exist_ok=True)
+        write(os.path.join(repo, f), text)
+    sha = "0" * 40
+    if git_ok:
+        g = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+        for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "set"]):
+            subprocess.run(g + cmd, check=True, capture_output=True)
+        sha = subprocess.run(g + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                             text=True).stdout.strip()
+    summary = dict(SUMMARY, commit=sha, metrics={"prog.key.one": 1.0, "prog.key.two": 2.0, "other.x": 3.0},
+                   sources={"summary.json": "/b/examples/prog --summary summary.json",
+                            "other_summary.json": "/b/examples/other --summary other_summary.json"})
+    prog_json = mutate(V2, lambda x: x.__setitem__("meta", dict(META, commit=sha,
+                                                                command_line="/b/examples/prog --json prog.json")))
+    folder = results_dir(d, "set", {"summary.json": summary, "prog.json": prog_json,
+                                    "prog.txt": "console\n", "ncu.csv": "a\n"})
+    page = os.path.join(folder, "README.md")
+
+    def section(what, argv=(), env=None):
+        global checks
+        checks += 1
+        r = subprocess.run(RESULTS_MD + [folder, "--repo", repo, *argv], capture_output=True,
+                           text=True, timeout=120, env=env)
+        text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
+        if r.returncode != 0 or "Traceback" in r.stdout + r.stderr or STALE_TITLE not in text:
+            failures.append(f"staleness {what}: exit {r.returncode}, no section or a traceback\n"
+                            f"    {(r.stdout + r.stderr)[-800:]}")
+            return ""
+        body = text.split(STALE_TITLE, 1)[1]
+        return body[:body.find("\n## ")]
+
+    def wants(what, body, present, absent=()):
+        for w in present:
+            if w not in body:
+                failures.append(f"staleness {what}: {w!r} is not in the section:\n{body}")
+        for w in absent:
+            if w in body:
+                failures.append(f"staleness {what}: {w!r} should not be in the section:\n{body}")
+
+    no_git = dict(os.environ, PATH=d)  # no git on PATH (results_md.py runs by its full path)
+    wants("without git", section("without git", env=no_git), [UNKNOWN + "git is not installed."])
+    if not git_ok:
+        return []
+    wants("nothing changed", section("nothing changed"), [NOTHING + f"`{sha}`"], [UNKNOWN, "**prog**"])
+    # A header only prog compiles changes in the working tree: prog's keys and files, not other's.
+    write(os.path.join(repo, "include/cuprobe/b.cuh"), '#pragma once\nint changed;\n')
+    body = section("changed header")
+    wants("changed header", body, [
+        "- `prog`: `include/cuprobe/b.cuh` (1 file)",
+        "- **prog**: summary.json keys `prog.*` (2 keys); files `prog.json`, `prog.txt`.",
+        "Unchanged, their figures the current code's: `other`.",
+        "Not traced (no cuprobe program and commit recorded in the file or in summary.json, so their "
+        "age is not known here): `ncu.csv`."], [NOTHING, UNKNOWN, "**other**", "other.x"])
+    # A header new since the commit (untracked: git diff alone would miss it) counts as changed.
+    subprocess.run(["git", "-C", repo, "checkout", "-q", "--", "include/cuprobe/b.cuh"], check=True)
+    write(os.path.join(repo, "include/cuprobe/new.cuh"), "#pragma once\n")
+    write(os.path.join(repo, "include/cuprobe/a.cuh"), '#pragma once\n#include "b.cuh"\n#include "new.cuh"\n')
+    wants("new header", section("new header"), ["`include/cuprobe/new.cuh`", "`include/cuprobe/a.cuh`",
+                                                "- **prog**: summary.json keys `prog.*`"], [NOTHING])
+    # The commit is not in this checkout (a shallow clone), and a tree without .git.
+    write(os.path.join(folder, "summary.json"), dict(summary, commit="1" * 40))
+    wants("missing commit", section("missing commit"),
+          [UNKNOWN + f"commit {'1' * 40} is not in this checkout (a shallow clone?)."], [NOTHING])
+    write(os.path.join(folder, "summary.json"), summary)
+    shutil.rmtree(os.path.join(repo, ".git"))
+    wants("no checkout", section("no checkout"), [UNKNOWN + f"{repo} is not a git checkout."], [NOTHING])
+    return []
 
 
 # tools/ncu_table.py (tools/ncu_wgmma.sh's table): an ncu raw CSV of a wgmma kernel, cuprobe's GEMM
@@ -438,11 +624,7 @@ def check_peer_tools(d):
     where PyTorch or a GPU is missing (their GPU runs are gpu.torch_collectives and
     gpu.sparse_peer)."""
     global checks
-    sys.path.insert(0, TOOLS)
-    try:
-        import torch_collectives as tc
-    finally:
-        sys.path.pop(0)
+    tc = import_tool("torch_collectives")
     checks += 1
     want = {("all_reduce", 8): 1.75, ("all_gather", 4): 0.75, ("reduce_scatter", 2): 0.5,
             ("broadcast", 8): 1.0, ("all_to_all", 8): 0.875, ("all_reduce", 1): 0.0}
@@ -502,11 +684,28 @@ def check_reference_set(d):
     if "system_memory.json" in kept:  # the later part's file replaces the earlier one's
         if json.load(open(os.path.join(out, "system_memory.json")))["schema"] != "cuprobe.results/2":
             failures.append("reference-set: the later part's system_memory.json did not replace the first's")
+    page = open(os.path.join(out, "README.md"), encoding="utf-8").read() if "README.md" in kept else ""
+    if "](timers.json.gz)" not in page or "](timers.json)" in page:
+        failures.append("reference-set: the page does not link timers.json.gz, the file as stored")
     # Parts of two commits are refused, and the set already there is left alone.
     other = archive("part3", {"wgmma_summary.json": dict(part_summary, commit="def")})
     expect("reference-set refuses two commits", script + [out, first, other], 2)
     if not os.path.isfile(os.path.join(out, "timers.json.gz")):
         failures.append("reference-set: a refused set replaced the one already there")
+    # Without OUT_DIR: docs/results/<the summary's GPU model>, below the root the script is in
+    # (a copy of the script in a scratch tree, so that the real docs/results is left alone).
+    tree = os.path.join(d, "tree")
+    os.makedirs(os.path.join(tree, "scripts"))
+    for f in ("reference-set.sh", "plots.sh"):
+        shutil.copy(os.path.join(root, "scripts", f), os.path.join(tree, "scripts", f))
+    os.symlink(TOOLS, os.path.join(tree, "tools"))
+    expect("reference-set without OUT_DIR", ["bash", os.path.join(tree, "scripts", "reference-set.sh"),
+                                             first, later], 0)
+    model = os.path.join(tree, "docs", "results", "test-gpu")  # DEVICE's "Test GPU"
+    if not os.path.isfile(os.path.join(model, "README.md")):
+        failures.append(f"reference-set without OUT_DIR: no set in {model}")
+    expect("reference-set without archives", ["bash", os.path.join(tree, "scripts", "reference-set.sh"),
+                                              os.path.join(d, "x")], 2)
     return []
 
 
@@ -518,7 +717,8 @@ with tempfile.TemporaryDirectory() as tmp:
     sections = {}
     for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
                      ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools),
-                     ("reference_set", check_reference_set)):
+                     ("reference_set", check_reference_set), ("gpu_model", check_gpu_model),
+                     ("staleness", check_staleness)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
 

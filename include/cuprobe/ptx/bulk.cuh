@@ -154,10 +154,11 @@ __device__ __forceinline__ void check_mask(const char* what, std::uint16_t mask)
 }
 
 /// Debug builds: traps with a sentence when the dimension-0 start coordinate `c0` of a tile-mode
-/// tensor copy into elements of `element_bytes` bytes does not start on 16 bytes (c0 x
-/// element_bytes % 16 != 0), which the H200 answers with an illegal instruction (an observed
-/// rule, pinned by tests/gpu/hopper_tensor_copy_fault.cu). Called only where the destination's
-/// element type is known and at least 2 bytes (a byte buffer may hold any element type).
+/// tensor copy of elements of `element_bytes` bytes does not start on 16 bytes (c0 x
+/// element_bytes % 16 != 0), which Hopper answers with an illegal instruction, loads and stores
+/// alike (an observed rule, pinned by tests/gpu/hopper_tensor_copy_fault.cu). Called only where
+/// the shared buffer's element type is known and at least 2 bytes (a byte buffer may hold any
+/// element type).
 __device__ __forceinline__ void check_start(const char* what, std::int32_t c0,
                                             unsigned element_bytes) {
 #if CUPROBE_PTX_CHECKS
@@ -369,17 +370,21 @@ __device__ __forceinline__ void tensor_load_multicast(D* dst_smem, const CUtenso
 }
 
 /// This CTA's shared memory (128-byte aligned) -> the box of `map` at c..., through the
-/// bulk-group mechanism (commit_group(), wait_group<N>()).
-template <class... C>
-__device__ __forceinline__ void tensor_store(const CUtensorMap* map, const void* src_smem, C... c) {
+/// bulk-group mechanism (commit_group(), wait_group<N>()). With a typed source of 2-byte or
+/// larger elements (the map's element type), Debug builds also check that c0 starts on 16
+/// bytes (detail::check_start: the store obeys the loads' rule).
+template <class S, class... C>
+__device__ __forceinline__ void tensor_store(const CUtensorMap* map, const S* src_smem, C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_store");
   CUPROBE_DETAIL_BULK_SM90(typename detail::dependent<C...>::type, "tensor_store");
   detail::check_address("tensor_store", "source", src_smem, detail::space::shared, 128);
   detail::check_address("tensor_store", "tensor map", map, detail::space::tensor_map, 64);
   if constexpr (detail::coords_ok<C...>) {
     const std::int32_t coords[sizeof...(C)] = {static_cast<std::int32_t>(c)...};
+    if constexpr (detail::typed_element_bytes<S> >= 2)
+      detail::check_start("tensor_store", coords[0], detail::typed_element_bytes<S>);
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
-                                    src_smem);
+                                    static_cast<const void*>(src_smem));
   }
 }
 
