@@ -17,7 +17,8 @@
 #   same commit and carried: no configure, no build; it fails unless build/hopper/built-from names
 #   the commit, every command of CTest's tests and every configured example is there and every
 #   program loads; docs/development.md),
-#   CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
+#   CUPROBE_GPU_CHECK_DEADLINE=<epoch s> ends the sanitizer pass 30 s before it (a call with a
+#   hard time limit keeps its table), CUPROBE_GPU_CHECK_SANITIZE=0 skips the sanitizer pass, CUPROBE_GPU_CHECK_NCU=0 the ncu views
 #   (full mode; =only: the ncu views of the examples named alone, without the examples and
 #   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
 #   tiers (ctest; =gpu: the gpu tier alone); CUPROBE_GPU_CHECK_EXTRA="args"
@@ -273,7 +274,14 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
   : > "$sdir/table.txt"
   # The whole pass has a limit too (CUPROBE_SANITIZE_TOTAL seconds); runs it did not reach are
   # listed as "not run", never left out.
-  timeout "${CUPROBE_SANITIZE_TOTAL:-3000}" \
+  # CUPROBE_GPU_CHECK_DEADLINE (seconds since the epoch): the pass also ends 30 s before it, so
+  # that a call with a hard limit (the device tool's 10 minutes) still gets the table.
+  total="${CUPROBE_SANITIZE_TOTAL:-3000}"
+  if [ -n "${CUPROBE_GPU_CHECK_DEADLINE:-}" ]; then
+    left=$(( CUPROBE_GPU_CHECK_DEADLINE - $(date +%s) - 30 ))
+    [ "$left" -lt "$total" ] && total=$(( left > 1 ? left : 1 ))
+  fi
+  timeout "$total" \
     xargs -P "${CUPROBE_SANITIZE_JOBS:-6}" -L 1 bash -c 'run_one "$@"' _ < "$jobs_file"
   while read -r tool prog _; do
     grep -q "^$tool $(basename "$prog") " "$sdir/table.txt" || echo "$tool $(basename "$prog") not_run - -" >> "$sdir/table.txt"
