@@ -37,8 +37,8 @@
 // Columns at or past n_end are skipped. It spends no shared-memory bandwidth (the TMA path
 // writes and reads each tile once more through shared memory) and needs no buffer.
 // Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 8 from 64 to
-// 256; n0 a multiple of 8 (the tensor store's first column on 16 bytes); the barrier id is the
-// caller's (ids 1..15; one per warpgroup doing epilogues concurrently).
+// 256; n0 a multiple of 8 (a tensor store whose first column is off 16 bytes is an illegal
+// instruction); the barrier id is the caller's (ids 1..15; one per concurrent warpgroup).
 #pragma once
 
 #include <cuda.h>
@@ -114,9 +114,7 @@ struct tma_store_epilogue {
   static constexpr std::uint32_t smem_bytes = Buffers * subtile_bytes + rest_bytes;
 
   /// The warpgroup's 64 x N accumulator -> the box of `map` at rows m0.., columns n0.., through
-  /// `buf` (smem_bytes, 1024-byte aligned). n0 must be a multiple of 8 (16 bytes): a tensor
-  /// store whose first column does not start on 16 bytes is an illegal instruction on Hopper
-  /// (Debug builds trap with a sentence first). Every thread of the warpgroup calls it. `first`:
+  /// `buf` (smem_bytes, 1024-byte aligned); n0 a multiple of 8. Every thread calls it. `first`:
   /// sub-tile s goes through buffer (first + s) % Buffers; calls that share `buf` must continue
   /// the rotation (pass the count of sub-tiles stored through it before), or a buffer may be
   /// rewritten while a store still reads it: 0 always works when Buffers divides N / 64.
@@ -156,12 +154,11 @@ struct tma_store_epilogue {
       }
       ptx::fence_proxy_async_shared_cta();
       ptx::named_barrier_sync(barrier_id, 128);
-      if (leader) {  // typed sources: Debug builds check that n0 starts on 16 bytes
-        const Out* tile = reinterpret_cast<const Out*>(static_cast<const char*>(buf));
+      if (leader) {
+        const Out* tile = static_cast<const Out*>(buf);  // typed: Debug builds check n0
         ptx::bulk::tensor_store(map, tile + k * (subtile_bytes / 2), n0 + 64 * s, m0);
         if (with_rest)
-          ptx::bulk::tensor_store(rest_map, tile + Buffers * (subtile_bytes / 2),
-                                  n0 + 64 * subtiles, m0);
+          ptx::bulk::tensor_store(rest_map, tile + Buffers * subtile_bytes / 2, n0 + N - rest, m0);
         ptx::bulk::commit_group();
       }
     }

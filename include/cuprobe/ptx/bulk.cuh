@@ -153,12 +153,9 @@ __device__ __forceinline__ void check_mask(const char* what, std::uint16_t mask)
 #endif
 }
 
-/// Debug builds: traps with a sentence when the dimension-0 start coordinate `c0` of a tile-mode
-/// tensor copy of elements of `element_bytes` bytes does not start on 16 bytes (c0 x
-/// element_bytes % 16 != 0), which Hopper answers with an illegal instruction, loads and stores
-/// alike (an observed rule, pinned by tests/gpu/hopper_tensor_copy_fault.cu). Called only where
-/// the shared buffer's element type is known and at least 2 bytes (a byte buffer may hold any
-/// element type).
+/// Debug builds: traps with a sentence when a tile-mode tensor load or store of `element_bytes`
+/// elements starts dimension 0 (c0) off 16 bytes: an illegal instruction on Hopper (observed;
+/// tests/gpu/hopper_tensor_copy_fault.cu). Called where the buffer's type is known, 2+ bytes.
 __device__ __forceinline__ void check_start(const char* what, std::int32_t c0,
                                             unsigned element_bytes) {
 #if CUPROBE_PTX_CHECKS
@@ -370,9 +367,8 @@ __device__ __forceinline__ void tensor_load_multicast(D* dst_smem, const CUtenso
 }
 
 /// This CTA's shared memory (128-byte aligned) -> the box of `map` at c..., through the
-/// bulk-group mechanism (commit_group(), wait_group<N>()). With a typed source of 2-byte or
-/// larger elements (the map's element type), Debug builds also check that c0 starts on 16
-/// bytes (detail::check_start: the store obeys the loads' rule).
+/// bulk-group mechanism (commit_group(), wait_group<N>()). A typed source is checked as
+/// tensor_load's destination is (c0 on 16 bytes).
 template <class S, class... C>
 __device__ __forceinline__ void tensor_store(const CUtensorMap* map, const S* src_smem, C... c) {
   CUPROBE_DETAIL_BULK_COORDS(C, "tensor_store");
@@ -384,7 +380,7 @@ __device__ __forceinline__ void tensor_store(const CUtensorMap* map, const S* sr
     if constexpr (detail::typed_element_bytes<S> >= 2)
       detail::check_start("tensor_store", coords[0], detail::typed_element_bytes<S>);
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
-                                    static_cast<const void*>(src_smem));
+                                    src_smem);
   }
 }
 
