@@ -1,6 +1,7 @@
 // host tier: measure/ceilings.cuh and core/json_parse.cuh. Which ceiling a declared work is
-// placed against, which source is used (this card's record, the reference set of its model,
-// nominal figures), stale and corrupt records, the flags, and the JSON reader behind them.
+// placed against (a mix of reads and writes: its bound), which source is used (this card's
+// record, the reference set of its model, nominal figures), stale and corrupt records, the
+// flags, and the JSON reader behind them.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -86,12 +87,20 @@ cp::device_info card() {
   return d;
 }
 
-cp::measurement dram_copy(double gb_per_s) {
+/// A measurement of `read` and `written` bytes at `source` moved at `gb_per_s`.
+cp::measurement moved(double read, double written, double gb_per_s,
+                      cp::data_source source = cp::data_source::dram) {
   cp::measurement m;
-  m.name = "copy";
-  m.declared = cp::work::bytes_moved(1e9, 1e9, "copy", cp::data_source::dram, 4e9);
+  m.name = "moved";
+  m.declared = cp::work::bytes_moved(read, written, "r+w", source, 4e9);
   m.rate.bytes_per_s = gb_per_s * 1e9;
   m.rate.clock_mhz = 1980;
+  return m;
+}
+
+cp::measurement dram_copy(double gb_per_s) {
+  auto m = moved(1e9, 1e9, gb_per_s);
+  m.name = "copy";
   return m;
 }
 
@@ -145,6 +154,28 @@ TEST_CASE("ceiling_key_of: which ceiling a declared work is placed against") {
   CHECK(cp::ceiling_key_of(cp::work::flop_count(2, 1, "mma").with_tensor<bf16_tag>(), l2) ==
         "tensor.bf16.fraction_of_peak");
   CHECK(cp::ceiling_key_of(cp::work::op_count(1, "hops"), l2).empty());
+}
+
+TEST_CASE("ceiling_key_of: reads and writes mixed, by their ratio (reads to writes, 3 digits)") {
+  const double l2 = 60e6;
+  using cp::data_source;
+  const auto key = [&](double r, double w, data_source s = data_source::dram) {
+    return cp::ceiling_key_of(cp::work::bytes_moved(r, w, "mix", s), l2);
+  };
+  CHECK(key(6, 0) == "dram.read.tbps");    // f = 1
+  CHECK(key(5, 1) == "dram.mix.5:1");      // f = 5/6
+  CHECK(key(3, 3) == "dram.copy.tbps");    // f = 1/2
+  CHECK(key(1, 5) == "dram.mix.1:5");      // f = 1/6
+  CHECK(key(0, 6) == "dram.write.tbps");   // f = 0
+  CHECK(key(2e9, 1e9) == "dram.mix.2:1");  // a triad
+  CHECK(key(1, 2.5) == "dram.mix.1:2.5");
+  CHECK(key(20, 16) == "dram.mix.1.25:1");    // a copy with a 4-byte index per element
+  CHECK(key(1.0004, 1) == "dram.copy.tbps");  // 1:1 to three digits is a copy
+  CHECK(key(5, 1, data_source::l2) == "l2.mix.5:1");
+  CHECK(key(5, 1, data_source::any).empty());  // no level: no ceiling, as for a copy
+  CHECK(key(5, 1, data_source::l1).empty());   // L1 and shared memory: no mixed ceiling
+  CHECK(key(5, 1, data_source::shared).empty());
+  CHECK(key(0, 1, data_source::shared) == "smem.write.bytes_per_clk_sm");
 }
 
 TEST_CASE("ceilings: this card's record first, then the model's reference set, then nominal") {
@@ -227,6 +258,134 @@ TEST_CASE("place_measurement: the fraction, and the flags above 1.02 x the card'
   hops.rate.ops_per_s = 1e9;
   cp::place_measurement(hops, d, c);
   CHECK_FALSE(hops.ceiling.has_value());
+}
+
+TEST_CASE("mixes: DRAM's bound adds the reads' and the writes' times, each at its own ceiling") {
+  sandbox box;
+  const auto d = card();
+  // f = read / all bytes; the bound: 1/C = f/read + (1-f)/write; a pure kind keeps its ceiling.
+  write_record(cp::ceilings_path(d.uuid), d,
+               R"({"dram.read.tbps": 4.6, "dram.write.tbps": 4.4, "dram.copy.tbps": 4.0})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  const auto bound = [](double f) { return 1e12 / (f / 4.6 + (1 - f) / 4.4); };
+  struct row {
+    double read, written, ceiling;
+    const char* key;
+  };
+  for (const row& r :
+       {row{6, 0, 4.6e12, "dram.read.tbps"}, row{5, 1, bound(5.0 / 6), "dram.mix.5:1"},
+        row{3, 3, 4.0e12, "dram.copy.tbps"}, row{1, 5, bound(1.0 / 6), "dram.mix.1:5"},
+        row{0, 6, 4.4e12, "dram.write.tbps"}}) {
+    CAPTURE(r.key);
+    auto m = moved(r.read, r.written, 4000);
+    cp::place_measurement(m, d, c);
+    REQUIRE(m.ceiling);
+    CHECK(m.ceiling->key == r.key);
+    CHECK(m.ceiling->ceiling_per_s == doctest::Approx(r.ceiling));
+    CHECK(m.ceiling->source == cp::ceiling_source::card);
+    CHECK(m.flags.empty());
+  }
+  const auto mix = c.ceiling_of("dram.mix.5:1", 1980);
+  REQUIRE(mix);
+  CHECK(mix->what == "DRAM mix 5:1");
+  CHECK(mix->source_text.rfind("this card's record (", 0) == 0);  // both ends from one record
+  CHECK(mix->source_text.find("; 5:1 mix bound: reads then writes, each at its ceiling") !=
+        std::string::npos);
+}
+
+TEST_CASE("mixes: a 5R1W kernel at the card's rate is never above 1.0 (issue: H100 showed 1.004)") {
+  sandbox box;
+  const auto d = card();
+  // {read, copy, write} TB/s, the 5R1W's measured GB/s: the H100 (read 3.21, copy 3.04, the
+  // 5R1W at 3.052: 1.004 of the copy ceiling it was placed against), and a card whose reads
+  // outrun its copies by far. Writes no faster than copies is the hardest case for the bound.
+  struct row {
+    double read, copy, write, gbps, at_most;
+  };
+  for (const row& r : {row{3.21, 3.04, 3.04, 3052, 0.960}, row{3.21, 3.04, 3.21, 3052, 0.951},
+                       row{4.6, 3.0, 3.0, 4200, 0.995}, row{4.6, 3.0, 4.6, 4200, 0.914}}) {
+    CAPTURE(r.read);
+    CAPTURE(r.write);
+    write_record(cp::ceilings_path(d.uuid), d,
+                 "{\"dram.read.tbps\": " + std::to_string(r.read) +
+                     ", \"dram.copy.tbps\": " + std::to_string(r.copy) +
+                     ", \"dram.write.tbps\": " + std::to_string(r.write) + "}");
+    const auto c = cp::ceilings::for_device(d, "580.159.04");
+    auto m = moved(5e9, 1e9, r.gbps);
+    cp::place_measurement(m, d, c);
+    REQUIRE(m.ceiling);
+    CHECK(m.ceiling->key == "dram.mix.5:1");
+    CHECK(m.ceiling->fraction <= 1.0);
+    CHECK(m.ceiling->fraction < r.at_most);
+    CHECK(m.ceiling->fraction > r.at_most - 0.01);
+    CHECK(m.flags.empty());
+  }
+}
+
+TEST_CASE("mixes: flagged above 1.02 x a bound of this card's own, each end from its best source") {
+  sandbox box;
+  const auto d = card();
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.read.tbps": 4.6, "dram.copy.tbps": 4.2})");
+  box.reference(d, R"({"dram.write.tbps": 4.4, "l2.read.tbps": 11.12, "l2.copy.tbps": 8.33})");
+  auto c = cp::ceilings::for_device(d, "580.159.04");
+  // The card lacks the write: it comes from the reference set, which then names the placement
+  // (the weaker source), and a rate above the bound is no flag: the bound is not all measured here.
+  const double b = 1e12 / (5.0 / 6 / 4.6 + 1.0 / 6 / 4.4);
+  auto m = moved(5e9, 1e9, 1.05 * b / 1e9);
+  cp::place_measurement(m, d, c);
+  REQUIRE(m.ceiling);
+  CHECK(m.ceiling->ceiling_per_s == doctest::Approx(b));
+  CHECK(m.ceiling->source == cp::ceiling_source::reference);
+  CHECK(m.ceiling->source_text.rfind("read: this card's record", 0) == 0);
+  CHECK(m.ceiling->source_text.find("; write: the reference set for NVIDIA H200") !=
+        std::string::npos);
+  CHECK(m.flags.empty());
+  // One source only: the card has no write, so no mix from the card alone; nominal has both.
+  CHECK_FALSE(c.ceiling_from("dram.mix.5:1", 1980, cp::ceiling_source::card).has_value());
+  const auto nom = c.ceiling_from("dram.mix.5:1", 1980, cp::ceiling_source::nominal);
+  REQUIRE(nom);
+  CHECK(nom->ceiling_per_s == doctest::Approx(d.nominal_dram_bytes_per_s()));  // one number
+  // The L2 has no nominal figure: without a write in the record or the reference, no ceiling.
+  auto l2 = moved(5e9, 1e9, 9000, cp::data_source::l2);
+  cp::place_measurement(l2, d, c);
+  CHECK_FALSE(l2.ceiling.has_value());
+  // With the card's own write too, the same rate is flagged, naming the mix.
+  write_record(cp::ceilings_path(d.uuid), d,
+               R"({"dram.read.tbps": 4.6, "dram.copy.tbps": 4.2, "dram.write.tbps": 4.4})");
+  c = cp::ceilings::for_device(d, "580.159.04");
+  cp::place_measurement(m, d, c);
+  REQUIRE(m.ceiling);
+  CHECK(m.ceiling->source == cp::ceiling_source::card);
+  REQUIRE(m.flags.size() == 1);
+  CHECK(m.flags[0].code == "above_measured_ceiling");
+  CHECK(m.flags[0].message.find("1.050 x this card's own measured DRAM mix 5:1 ceiling") !=
+        std::string::npos);
+  auto under = moved(5e9, 1e9, 1.01 * b / 1e9);  // within the 2 %: no flag
+  cp::place_measurement(under, d, c);
+  CHECK(under.flags.empty());
+}
+
+TEST_CASE("mixes: the L2 serves reads beside writes, so the slower kind alone bounds a mix") {
+  sandbox box;
+  const auto d = card();
+  // The H200's reference L2: read 11.12, write 4.66, copy 8.33 TB/s (a copy faster than one
+  // shared path could give, 1 / (0.5/11.12 + 0.5/4.66) = 6.57). C = min(read/f, write/(1-f)).
+  box.reference(d, R"({"l2.read.tbps": 11.12, "l2.write.tbps": 4.66, "l2.copy.tbps": 8.33})");
+  const auto c = cp::ceilings::for_device(d, "580.159.04");
+  const auto write_heavy = c.ceiling_of("l2.mix.1:5", 1980);
+  REQUIRE(write_heavy);
+  CHECK(write_heavy->ceiling_per_s == doctest::Approx(4.66e12 * 6 / 5));  // the writes bind
+  CHECK(write_heavy->source == cp::ceiling_source::reference);
+  CHECK(write_heavy->what == "L2 mix 1:5");
+  CHECK(write_heavy->source_text.find("1:5 mix bound: reads beside writes") != std::string::npos);
+  const auto read_heavy = c.ceiling_of("l2.mix.5:1", 1980);
+  REQUIRE(read_heavy);
+  CHECK(read_heavy->ceiling_per_s == doctest::Approx(11.12e12 * 6 / 5));  // the reads bind
+  auto copy = moved(1e9, 1e9, 8000, cp::data_source::l2);  // 1:1 keeps the copy ceiling
+  cp::place_measurement(copy, d, c);
+  REQUIRE(copy.ceiling);
+  CHECK(copy.ceiling->key == "l2.copy.tbps");
+  CHECK(copy.ceiling->ceiling_per_s == doctest::Approx(8.33e12));
 }
 
 TEST_CASE("ceilings: a record of another driver, clock or age is used but flagged stale") {
@@ -347,6 +506,21 @@ TEST_CASE("results JSON, CSV and table carry the fraction and its source") {
   CHECK(table.find("of ceiling") != std::string::npos);
   CHECK(table.find("0.950 card") != std::string::npos);
   CHECK(table.find("of ceiling: this card's record") != std::string::npos);
+  // A mix names itself in the JSON (key, what) and under the table (its source and rule).
+  write_record(cp::ceilings_path(d.uuid), d, R"({"dram.read.tbps": 4.6, "dram.write.tbps": 4.6})");
+  auto mix = moved(5e9, 1e9, 4140);
+  mix.samples = {1.0};
+  mix.stats = cp::summarize(mix.samples);
+  cp::place_measurement(mix, d, cp::ceilings::for_device(d, "580.159.04"));
+  const cp::json jm = cp::to_json(mix);
+  CHECK(jm.at("ceiling").at("key").as_string() == "dram.mix.5:1");
+  CHECK(jm.at("ceiling").at("what").as_string() == "DRAM mix 5:1");
+  CHECK(cp::measurements_csv({mix}).find(",dram.mix.5:1,0.9,card,") != std::string::npos);
+  r.add(mix);
+  const std::string with_mix = printed([&](std::FILE* f) { r.print_table(f); });
+  CHECK(with_mix.find("0.900 card") != std::string::npos);
+  CHECK(with_mix.find("; 5:1 mix bound: reads then writes, each at its ceiling\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("results::print_ceilings: the best fraction per ceiling, or one line for none") {

@@ -1,9 +1,7 @@
 // cuprobe/measure/ceilings.cuh: every rate placed against what THIS card can reach (host only).
 //
-//   auto m = cuprobe::measure("copy", launch, cuprobe::work::bytes_moved(
-//       16.0 * n, 16.0 * n, "copy", cuprobe::data_source::dram, 32.0 * n));
-//   if (m.ceiling) std::printf("%.2f of %s\n", m.ceiling->fraction,
-//   m.ceiling->source_text.c_str());
+//   auto m = cuprobe::measure("copy", launch, cuprobe::work::bytes_moved(16.0 * n, 16.0 * n,
+//       "copy", cuprobe::data_source::dram, 32.0 * n));  // m.ceiling->fraction, ->source_text
 //
 // Three sources, best first, chosen per metric:
 //   card       this card's own record, written by device_report (`device_report --ceilings`
@@ -13,10 +11,12 @@
 //   nominal    the datasheet or the peak model: DRAM bus width x memory clock, 128 B/clk/SM for
 //              L1 and shared memory, model/peak.cuh's instruction and tensor tables (no L2 figure).
 // Matching, from the work a measurement declares (work::bytes_moved's data_source, the working
-// set, the op kind or tensor type): DRAM work -> dram.{read,write,copy}.tbps by which bytes it
-// counts (read only, written only, both); L2 -> l2.*; L1 and shared memory -> *.bytes_per_clk_sm
-// x SMs x the measurement's clock; fp32 FMA FLOP -> fma.f32.fraction_of_peak x the model's peak
-// at that clock; tensor FLOP (work::with_tensor<T>) -> tensor.<type>.fraction_of_peak likewise.
+// set, the op kind or tensor type): DRAM and L2 bytes -> {dram,l2}.{read,write,copy}.tbps when
+// read only, written only or as many of each, else a mix ("dram.mix.5:1": reads to writes; f =
+// read / all bytes) against a bound, never an interpolation (docs/ceilings.md): DRAM, one bus,
+// 1/C = f/read + (1-f)/write; L2, reads beside writes, C = min(read/f, write/(1-f)). L1 and shared
+// memory -> *.bytes_per_clk_sm x SMs x the clock; fp32 FMA FLOP -> fma.f32.fraction_of_peak x
+// the model's peak at that clock; tensor FLOP -> tensor.<type>.fraction_of_peak likewise.
 //
 // The record: {"schema": "cuprobe.ceilings/1", "device": {"name", "uuid", "driver_version",
 // "sm_clock_max_mhz", "memory_clock_mhz"}, "date": "<UTC ISO 8601>", "commit", "clocks": {...},
@@ -73,30 +73,19 @@ inline constexpr double record_max_age_days = 90;
 
 /// The ceilings a record holds (the keys device_report writes).
 inline const std::vector<std::string>& ceiling_keys() {
-  static const std::vector<std::string> keys = {"dram.read.tbps",
-                                                "dram.write.tbps",
-                                                "dram.copy.tbps",
-                                                "l2.read.tbps",
-                                                "l2.write.tbps",
-                                                "l2.copy.tbps",
-                                                "l1.read.bytes_per_clk_sm",
-                                                "smem.read.bytes_per_clk_sm",
-                                                "smem.write.bytes_per_clk_sm",
-                                                "fma.f32.fraction_of_peak",
-                                                "fma.f32.tflops",
-                                                "tensor.bf16.tflops",
-                                                "tensor.f16.tflops",
-                                                "tensor.tf32.tflops",
-                                                "tensor.e4m3.tflops",
-                                                "tensor.e5m2.tflops",
-                                                "clock.sm.effective_mhz",
-                                                "tensor.bf16.fraction_of_peak",
-                                                "tensor.f16.fraction_of_peak",
-                                                "tensor.tf32.fraction_of_peak",
-                                                "tensor.e4m3.fraction_of_peak",
-                                                "tensor.e5m2.fraction_of_peak",
-                                                "pcie.h2d.gbps",
-                                                "pcie.d2h.gbps"};
+  static const std::vector<std::string> keys = [] {
+    const std::string all =
+        "dram.read.tbps dram.write.tbps dram.copy.tbps l2.read.tbps l2.write.tbps l2.copy.tbps "
+        "l1.read.bytes_per_clk_sm smem.read.bytes_per_clk_sm smem.write.bytes_per_clk_sm "
+        "fma.f32.fraction_of_peak fma.f32.tflops tensor.bf16.tflops tensor.f16.tflops "
+        "tensor.tf32.tflops tensor.e4m3.tflops tensor.e5m2.tflops clock.sm.effective_mhz "
+        "tensor.bf16.fraction_of_peak tensor.f16.fraction_of_peak tensor.tf32.fraction_of_peak "
+        "tensor.e4m3.fraction_of_peak tensor.e5m2.fraction_of_peak pcie.h2d.gbps pcie.d2h.gbps ";
+    std::vector<std::string> k;
+    for (std::size_t a = 0, b; (b = all.find(' ', a)) != std::string::npos; a = b + 1)
+      k.push_back(all.substr(a, b - a));
+    return k;
+  }();
   return keys;
 }
 
@@ -108,20 +97,16 @@ inline std::string env_or(const char* name, const std::string& fallback) {
 /// Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ", or nullopt.
 inline std::optional<double> utc_seconds(const std::string& iso) {
   std::tm t{};
-  if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &t.tm_year, &t.tm_mon, &t.tm_mday,
-                  &t.tm_hour, &t.tm_min, &t.tm_sec) != 6)
-    return std::nullopt;
-  t.tm_year -= 1900;
-  t.tm_mon -= 1;
-  return static_cast<double>(timegm(&t));
+  const int n = std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &t.tm_year, &t.tm_mon,
+                            &t.tm_mday, &t.tm_hour, &t.tm_min, &t.tm_sec);
+  t.tm_year -= 1900, t.tm_mon -= 1;
+  return n == 6 ? std::optional<double>(timegm(&t)) : std::nullopt;
 }
 inline std::optional<std::string> read_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return std::nullopt;
   std::string s;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  for (int c; (c = std::fgetc(f)) != EOF;) s += static_cast<char>(c);
   std::fclose(f);
   return s;
 }
@@ -131,9 +116,8 @@ inline std::optional<std::string> read_file(const std::string& path) {
 /// $HOME/.cache/cuprobe/ceilings.
 inline std::string ceilings_dir() {
   if (const char* d = std::getenv("CUPROBE_CEILINGS_DIR"); d && *d) return d;
-  const std::string cache =
-      detail::env_or("XDG_CACHE_HOME", detail::env_or("HOME", "/tmp") + "/.cache");
-  return cache + "/cuprobe/ceilings";
+  return detail::env_or("XDG_CACHE_HOME", detail::env_or("HOME", "/tmp") + "/.cache") +
+         "/cuprobe/ceilings";
 }
 
 /// The record of the card with UUID `uuid`: ceilings_dir()/<uuid>.json.
@@ -179,8 +163,7 @@ struct ceilings_record {
   /// The metric `key`, when the record has a finite positive one.
   std::optional<double> metric(const std::string& key) const {
     const json* v = metrics.find(key);
-    if (!v || !v->is_number()) return std::nullopt;
-    const double d = v->as_number();
+    const double d = v && v->is_number() ? v->as_number() : 0;
     return std::isfinite(d) && d > 0 ? std::optional<double>(d) : std::nullopt;
   }
 
@@ -194,20 +177,18 @@ struct ceilings_record {
     } catch (const error& e) {
       throw error(path + " is not JSON (" + std::string(e.what()).substr(9) + ")");
     }
-    const json* schema = j.find("schema");
-    require(schema && schema->is_string() &&
-                (schema->as_string() == "cuprobe.ceilings/1" ||
-                 schema->as_string() == "cuprobe.summary/1"),
+    const auto text_of = [](const json* o, const char* k) {
+      const json* v = o ? o->find(k) : nullptr;
+      return v && v->is_string() ? v->as_string() : std::string();
+    };
+    const std::string schema = text_of(&j, "schema");
+    require(schema == "cuprobe.ceilings/1" || schema == "cuprobe.summary/1",
             path + " is not a cuprobe.ceilings/1 or cuprobe.summary/1 file");
     const json* m = j.find("metrics");
     require(m && m->is_object(), path + " has no \"metrics\" object");
     ceilings_record r;
     r.path = path;
     r.metrics = *m;
-    const auto text_of = [](const json* o, const char* k) {
-      const json* v = o ? o->find(k) : nullptr;
-      return v && v->is_string() ? v->as_string() : std::string();
-    };
     const auto number_of = [](const json* o, const char* k) {
       const json* v = o ? o->find(k) : nullptr;
       return v && v->is_number() ? v->as_number() : 0.0;
@@ -266,20 +247,18 @@ inline std::string write_ceilings_record(const device_info& d, const std::string
   }
   json j = json::object();
   j["schema"] = "cuprobe.ceilings/1";
-  json dev = json::object();
+  json& dev = j["device"] = json::object();
   dev["name"] = d.name;
   dev["uuid"] = d.uuid;
   dev["driver_version"] = driver;
   dev["sm_clock_max_mhz"] = d.sm_clock_khz / 1e3;
   dev["memory_clock_mhz"] = d.memory_clock_khz / 1e3;
-  j["device"] = dev;
   j["date"] = date;
   j["commit"] = commit;
   j["clocks"] = clocks;
-  json m = json::object();
+  json& m = j["metrics"] = json::object();
   for (const auto& k : ceiling_keys())
     if (const json* v = metrics.find(k); v && v->is_number()) m[k] = *v;
-  j["metrics"] = m;
   write_text(path, j.dump(2) + "\n");
   return path;
 }
@@ -287,18 +266,14 @@ inline std::string write_ceilings_record(const device_info& d, const std::string
 /// The ceilings of one device from its three sources (see the file comment).
 class ceilings {
  public:
-  ceilings() = default;
   /// Loads this card's record and the reference set of its model; bad files become notes.
   static ceilings for_device(const device_info& d, const std::string& driver) {
     ceilings c;
     c.dev_ = d;
     c.load(ceilings_record_path(d), ceiling_source::card, driver);
-    const std::string ref = reference_dir();
-    if (!ref.empty()) {
-      const std::string p = ref + "/" + gpu_model_folder(d.name) + "/summary.json";
-      struct stat st {};
-      if (::stat(p.c_str(), &st) == 0) c.load(p, ceiling_source::reference, driver);
-    }
+    if (const std::string ref = reference_dir(); !ref.empty())  // load() skips a missing file
+      c.load(ref + "/" + gpu_model_folder(d.name) + "/summary.json", ceiling_source::reference,
+             driver);
     return c;
   }
   /// The record path for_device() reads for `d`.
@@ -316,6 +291,8 @@ class ceilings {
   /// The ceiling of metric `key` at `clock_mhz` (for per-clock and peak-model keys), in bytes/s
   /// or FLOP/s, from the best source that has it.
   std::optional<placement> ceiling_of(const std::string& key, double clock_mhz) const {
+    if (key.find(".mix.") != std::string::npos)
+      return mix_of(key, [&](const std::string& k) { return ceiling_of(k, clock_mhz); });
     for (auto s : {ceiling_source::card, ceiling_source::reference, ceiling_source::nominal})
       if (auto p = ceiling_from(key, clock_mhz, s)) return p;
     return std::nullopt;
@@ -324,23 +301,22 @@ class ceilings {
   /// The ceiling of metric `key` from source `s` only (to show one rate against each source).
   std::optional<placement> ceiling_from(const std::string& key, double clock_mhz,
                                         ceiling_source s) const {
+    if (key.find(".mix.") != std::string::npos)
+      return mix_of(key, [&](const std::string& k) { return ceiling_from(k, clock_mhz, s); });
     placement p;
     p.key = key;
     p.source = s;
-    if (s == ceiling_source::card && card_)
-      if (const auto v = card_->metric(key); v && convert(key, *v, clock_mhz, p)) {
-        p.source_text = "this card's record (" + card_->path + ", " + card_->date + ")";
-        p.stale = card_stale_;
-        return p;
-      }
-    if (s == ceiling_source::reference && reference_)
-      if (const auto v = reference_->metric(key); v && convert(key, *v, clock_mhz, p)) {
-        p.source_text = "the reference set for " + reference_->name + " (" + reference_->path +
-                        ", commit " + reference_->commit.substr(0, 12) + ")";
-        return p;
-      }
-    if (s == ceiling_source::nominal && nominal(key, clock_mhz, p)) return p;
-    return std::nullopt;
+    if (s == ceiling_source::nominal)
+      return nominal(key, clock_mhz, p) ? p : std::optional<placement>();
+    const bool card = s == ceiling_source::card;
+    const auto& r = card ? card_ : reference_;
+    const auto v = r ? r->metric(key) : std::nullopt;
+    if (!v || !convert(key, *v, clock_mhz, p)) return std::nullopt;
+    p.source_text = card ? "this card's record (" + r->path + ", " + r->date + ")"
+                         : "the reference set for " + r->name + " (" + r->path + ", commit " +
+                               r->commit.substr(0, 12) + ")";
+    p.stale = card ? card_stale_ : "";
+    return p;
   }
 
   /// Which sources exist, in one line.
@@ -354,6 +330,29 @@ class ceilings {
   }
 
  private:
+  /// A mix "<level>.mix.R:W" against the bound of the file comment, from the read and write
+  /// ceilings `get` finds for the level; nullopt when either is missing.
+  template <class Get>
+  std::optional<placement> mix_of(const std::string& key, Get get) const {
+    const auto at = key.find(".mix.");
+    const std::string lv = key.substr(0, at + 1), ratio = key.substr(at + 5);
+    const auto rd = get(lv + "read.tbps"), wr = get(lv + "write.tbps");
+    double r = 0, w = 0;
+    if (!rd || !wr || std::sscanf(ratio.c_str(), "%lf:%lf", &r, &w) != 2 || !(r > 0 && w > 0))
+      return std::nullopt;
+    const double tr = r / (r + w) / rd->ceiling_per_s, tw = w / (r + w) / wr->ceiling_per_s;
+    const bool bus = lv == "dram.";
+    placement p = rd->source >= wr->source ? *rd : *wr;  // the weaker source names it
+    p.key = key;
+    p.what = what_of(key) + " " + ratio;
+    p.ceiling_per_s = 1 / (bus ? tr + tw : std::fmax(tr, tw));
+    if (rd->source_text != wr->source_text)
+      p.source_text = "read: " + rd->source_text + "; write: " + wr->source_text;
+    p.source_text += "; " + ratio +
+                     (bus ? " mix bound: reads then writes, each at its ceiling"
+                          : " mix bound: reads beside writes, each at its ceiling");
+    return p;
+  }
   void load(const std::string& path, ceiling_source s, const std::string& driver) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return;  // no file: nothing to say
@@ -374,8 +373,7 @@ class ceilings {
   }
   /// `v` of `key` as a rate per second in p.ceiling_per_s; false when the key is not a ceiling.
   bool convert(const std::string& key, double v, double clock_mhz, placement& p) const {
-    const auto ends = [&](const char* s) {
-      const std::string t(s);
+    const auto ends = [&](const std::string& t) {
       return key.size() >= t.size() && key.compare(key.size() - t.size(), t.size(), t) == 0;
     };
     p.what = what_of(key);

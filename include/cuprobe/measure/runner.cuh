@@ -318,7 +318,8 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
 
 /// The ceiling key the work `w` is placed against (measure/ceilings.cuh), "" for none: tensor
 /// FLOP by type, fp32 FMA FLOP, and bytes by their declared source (a working set above the
-/// `l2_bytes` counts as DRAM) and by which bytes count (read only, written only, both).
+/// `l2_bytes` counts as DRAM) and by which bytes count: read only, written only, as many of each
+/// (copy), else a mix of reads to writes at DRAM or L2 ("dram.mix.5:1", "l2.mix.1:2.5").
 inline std::string ceiling_key_of(const work& w, double l2_bytes) {
   if (w.flops > 0 && !w.tensor_type.empty()) return "tensor." + w.tensor_type + ".fraction_of_peak";
   if (w.flops > 0 && w.op_kind == model::op_kind::fp32_fma) return "fma.f32.fraction_of_peak";
@@ -327,16 +328,19 @@ inline std::string ceiling_key_of(const work& w, double l2_bytes) {
   if (s == data_source::any && w.working_set_bytes && l2_bytes > 0 &&
       *w.working_set_bytes > l2_bytes)
     s = data_source::dram;
-  const std::string kind = w.bytes_written == 0 ? "read" : w.bytes_read == 0 ? "write" : "copy";
+  const double r = w.bytes_read, wr = w.bytes_written;
+  char m[40];  // reads to writes, 3 digits: "5:1", "1:2.5"; "1:1" is a copy
+  std::snprintf(m, sizeof m, r >= wr ? "%.3g:1" : "1:%.3g", r >= wr ? r / wr : wr / r);
+  const std::string mix = m, kind = !wr ? "read" : !r ? "write" : mix == "1:1" ? "copy" : "";
+  const std::string tbps = kind.empty() ? "mix." + mix : kind + ".tbps";
   switch (s) {
     case data_source::dram:
-      return "dram." + kind + ".tbps";
     case data_source::l2:
-      return "l2." + kind + ".tbps";
+      return (s == data_source::dram ? "dram." : "l2.") + tbps;
     case data_source::l1:
       return kind == "read" ? "l1.read.bytes_per_clk_sm" : "";
     case data_source::shared:
-      return kind == "copy" ? "" : "smem." + kind + ".bytes_per_clk_sm";
+      return kind == "read" || kind == "write" ? "smem." + kind + ".bytes_per_clk_sm" : "";
     default:
       return "";
   }
@@ -348,11 +352,9 @@ inline void place_measurement(measurement& m, const device_info& dev, const ceil
   m.ceiling.reset();
   const std::string key = ceiling_key_of(m.declared, double(dev.l2_bytes));
   if (key.empty()) return;
-  const bool flop = key.compare(0, 5, "dram.") != 0 && key.compare(0, 3, "l2.") != 0 &&
-                    key.compare(0, 3, "l1.") != 0 && key.compare(0, 5, "smem.") != 0;
+  const bool flop = key.compare(0, 4, "fma.") == 0 || key.compare(0, 7, "tensor.") == 0;
   const std::optional<double> rate = flop ? m.rate.flop_per_s : m.rate.bytes_per_s;
-  if (!rate) return;
-  auto p = c.ceiling_of(key, m.rate.clock_mhz.value_or(0));
+  auto p = rate ? c.ceiling_of(key, m.rate.clock_mhz.value_or(0)) : std::nullopt;
   if (!p) return;
   p->rate_per_s = *rate;
   p->fraction = *rate / p->ceiling_per_s;
