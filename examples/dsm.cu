@@ -5,9 +5,10 @@
 //
 //   build/hopper/examples/dsm --json dsm.json        (--quick: fewer points; --small: sanitizer)
 //
-// The experiments are experiments/dsm.cuh (dsm_latency, dsm_bandwidth); the kernels gen/dsm.cuh.
-// Each CTA takes more than half an SM's shared memory, so every CTA of a cluster is on its own
-// SM: a remote load crosses the SM-to-SM network. sm_90 or newer: elsewhere it refuses.
+// The experiments are experiments/dsm.cuh (dsm_latency, dsm_bandwidth); the kernels
+// experiments/kernels/dsm.cuh. Each CTA takes more than half an SM's shared memory, so every CTA of
+// a cluster is on its own SM: a remote load crosses the SM-to-SM network. sm_90 or newer: elsewhere
+// it refuses.
 #include <cuprobe/suite.cuh>
 
 #include <cstdio>

@@ -10,8 +10,8 @@
 //   (--quick: fewer points; --small: small sizes for compute-sanitizer; --only PART)
 //
 // The experiments are experiments/system_memory.cuh and experiments/copy_engine.cuh; the
-// visibility kernel gen/host_memory.cuh; the bus measure/bus.cuh. docs/system-memory.md
-// explains each figure and what limits the copies.
+// visibility kernel experiments/kernels/host_memory.cuh; the bus measure/bus.cuh.
+// docs/system-memory.md explains each figure and what limits the copies.
 #include <cuprobe/experiments/system_memory.cuh>
 #include <cuprobe/suite.cuh>
 

@@ -22,8 +22,9 @@
 //                 --facet copy -o tma_load.png      (scripts/plots.sh makes every plot)
 //
 // The experiments are experiments/tma.cuh (tma_latency, tma_streams) and
-// experiments/tma_multicast.cuh (tma_multicast); the kernels gen/tma.cuh and gen/tma_multicast.cuh.
-// sm_90 or newer: elsewhere the program refuses with a sentence.
+// experiments/tma_multicast.cuh (tma_multicast); the kernels gen/tma.cuh and
+// experiments/kernels/tma_multicast.cuh. sm_90 or newer: elsewhere the program refuses with a
+// sentence.
 #include <cuprobe/suite.cuh>
 
 #include <cstdio>

@@ -12,8 +12,8 @@
 //   --rest-ms 0: no idle GPU before the samples (every point back to back)
 //
 // The experiments are experiments/wgmma.cuh (one point) and experiments/wgmma_suite.cuh (which
-// points, the headline); the kernel is gen/wgmma.cuh. docs/wgmma.md ("Benchmarks") says what
-// each column means. sm_90 (built for sm_90a) only: elsewhere the program refuses.
+// points, the headline); the kernel is experiments/kernels/wgmma.cuh. docs/wgmma.md ("Benchmarks")
+// says what each column means. sm_90 (built for sm_90a) only: elsewhere the program refuses.
 #include <cuprobe/experiments/wgmma_suite.cuh>
 #include <cuprobe/suite.cuh>
 

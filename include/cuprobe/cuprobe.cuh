@@ -1,8 +1,8 @@
 // cuprobe: header-only building blocks for GPU micro-benchmarks. The umbrella header: the narrow
 // header of each area (memory, compute, hopper, wgmma, measure), then every public header of
 // include/cuprobe/ (host.umbrella_includes_every_header checks it), layer by layer, bottom-up
-// (docs/guide.md). Two exceptions: ptx/detail/ (the parts of ptx/wgmma.cuh,
-// which includes them) and testing/doctest.cuh, which needs doctest: include it in your tests.
+// (docs/layers.txt). Two exceptions: the detail/ folders (not public: the headers of their own
+// folder include them) and testing/doctest.cuh, which needs doctest: include it in your tests.
 // The benchmark suite (suite/, cuprobe::suite) is not part of the library.
 #pragma once
 

@@ -1,7 +1,7 @@
-# dsm area: distributed shared memory (gen/dsm.cuh, experiments/dsm.cuh): the chase into a peer
-# CTA's shared memory and the neighbour-read bandwidth kernel. Host tests (options refused with a
-# sentence, rings, sums, sizing), a gpu test (on an sm_90 GPU: every cluster size measured or
-# reported unlaunchable) and sass tests (sm_90a).
+# dsm area: distributed shared memory (experiments/kernels/dsm.cuh, experiments/dsm.cuh): the chase
+# into a peer CTA's shared memory and the neighbour-read bandwidth kernel. Host tests (options
+# refused with a sentence, rings, sums, sizing), a gpu test (on an sm_90 GPU: every cluster size
+# measured or reported unlaunchable) and sass tests (sm_90a).
 cuprobe_host_test(dsm)
 cuprobe_gpu_test(dsm)
 set_tests_properties(host.dsm PROPERTIES LABELS "host;dsm")

@@ -1,7 +1,7 @@
-# tma area: gen/tma.cuh (TMA stream kernels, chase functors), gen/tma_multicast.cuh (the cluster
-# multicast stream), experiments/tma.cuh and experiments/tma_multicast.cuh (latency, stream
-# bandwidth beside ld/st, multicast). Host tests (options, kernel choice, checksum, sizes), gpu
-# tests (small runs on an sm_90 GPU, every output validated; the multicast kernel's debug trap
+# tma area: gen/tma.cuh (TMA stream kernels, chase functors), experiments/kernels/tma_multicast.cuh
+# (the cluster multicast stream), experiments/tma.cuh and experiments/tma_multicast.cuh (latency,
+# stream bandwidth beside ld/st, multicast). Host tests (options, kernel choice, checksum, sizes),
+# gpu tests (small runs on an sm_90 GPU, every output validated; the multicast kernel's debug trap
 # in a child process) and sass tests (sm_90a).
 cuprobe_host_test(tma)
 cuprobe_gpu_test(tma)
@@ -66,11 +66,11 @@ cuprobe_add_sass_test(tma_chase_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   CHECK "^UTMALDG\\.2D >= 4" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 4" "!^LDG|^STG|UBLKCP"
   LABELS tma)
 
-# The multicast stream (gen/tma_multicast.cuh), clusters of 4, 4 stages: one multicast copy
-# (UBLKCP.S.G.MULTICAST) and no unicast one, the consumers' LDS.128, the relay warp's remote
-# arrive in its two forms (mapa + arrive.release.cluster or .relaxed.cluster, chosen at run time:
-# SYNCS.ARRIVE.TRANS64.RED twice) inside the first loop (per chunk, not hoisted), and exactly two
-# MEMBAR.ALL.GPU: the relay's cluster-scope release (the relaxed form has none) and the
+# The multicast stream (experiments/kernels/tma_multicast.cuh), clusters of 4, 4 stages: one
+# multicast copy (UBLKCP.S.G.MULTICAST) and no unicast one, the consumers' LDS.128, the relay warp's
+# remote arrive in its two forms (mapa + arrive.release.cluster or .relaxed.cluster, chosen at run
+# time: SYNCS.ARRIVE.TRANS64.RED twice) inside the first loop (per chunk, not hoisted), and exactly
+# two MEMBAR.ALL.GPU: the relay's cluster-scope release (the relaxed form has none) and the
 # final cluster barrier's (none per consumer thread: their arrivals are release.cta). Two cluster
 # barriers: after the barrier inits (before any peer is touched) and at the end (teardown).
 set(_tma_mcast "tma_multicast_stream_kernelILi")

@@ -188,7 +188,7 @@ cuprobe_add_sass_test(wgmma_debug_config_same_mmas SOURCE ${_wgmma_ops} CONFIG D
   FUNCTION "^probe_bf16_n256$" CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "!LDL|STL"
   LABELS wgmma)
 
-# ---- The WGMMA benchmark: gen/wgmma.cuh, gen/wgmma_check.cuh, experiments/wgmma*.cuh. ----
+# ---- The WGMMA benchmark: experiments/kernels/wgmma*.cuh, experiments/wgmma*.cuh. ----
 # Host: peak table, traits, loop trips, sizing, records, codecs, reference, refused options.
 # GPU: throughput >= 80 % of peak at the in-kernel clock (timing), random operands against the
 # fp64 reference, latency (tests/gpu/wgmma_bench.cu).

@@ -3,10 +3,10 @@
 // output), the chases through bulk and tensor copies end on the node a host walk of the ring
 // reaches (so every hop copied the right 16 bytes), latencies ordered L2 < DRAM, and a
 // "DRAM" stream whose working set fits the L2 flagged as such. The cluster multicast stream
-// (gen/tma_multicast.cuh): every rank's sum equals the host's for clusters of 1, 2 and 4, with
-// and without multicast, 1 to 8 stages, in debug mode (bounded waits); tma_multicast's points
-// validated and its delivered/DRAM accounting; the store variants validated. Timing checks are
-// skipped visibly under compute-sanitizer.
+// (experiments/kernels/tma_multicast.cuh): every rank's sum equals the host's for clusters of 1, 2
+// and 4, with and without multicast, 1 to 8 stages, in debug mode (bounded waits); tma_multicast's
+// points validated and its delivered/DRAM accounting; the store variants validated. Timing checks
+// are skipped visibly under compute-sanitizer.
 #define CUPROBE_PTX_CHECKS 1
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>

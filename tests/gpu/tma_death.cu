@@ -1,8 +1,8 @@
-// gpu tier, death tests of gen/tma_multicast.cuh: in a debug build the multicast stream kernel
-// traps with its sentence instead of hanging or corrupting a peer's shared memory when it is
-// launched in clusters of the wrong size or given a chunk its ranks cannot split; the correct
-// launch completes with the right per-rank sums. A trap destroys the CUDA context, so each case
-// runs in a child process (cuprobe/testing/child.cuh: the binary re-executes itself with
+// gpu tier, death tests of experiments/kernels/tma_multicast.cuh: in a debug build the multicast
+// stream kernel traps with its sentence instead of hanging or corrupting a peer's shared memory
+// when it is launched in clusters of the wrong size or given a chunk its ranks cannot split; the
+// correct launch completes with the right per-rank sums. A trap destroys the CUDA context, so each
+// case runs in a child process (cuprobe/testing/child.cuh: the binary re-executes itself with
 // CUPROBE_TMA_DEATH=<case>); the child exits 3 on a CUDA error and 0 when the kernel completed,
 // and the parent, which waits at most 120 s, checks the exit code and the output.
 #define CUPROBE_PTX_CHECKS 1

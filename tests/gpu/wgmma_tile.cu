@@ -30,8 +30,8 @@ namespace wg = cuprobe::ptx::wgmma;
 namespace gen = cuprobe::gen;
 using wg::major;
 
-// The host codecs, random tiles, reference and comparison are the library's
-// (gen/wgmma_check.cuh), as are the tile stores (gen/wgmma.cuh).
+// The host codecs, random tiles, reference and comparison are the suite's
+// (experiments/kernels/wgmma_check.cuh), as are the tile stores (experiments/kernels/wgmma.cuh).
 template <class T>
 using codec = gen::wgmma_codec<T>;
 

@@ -1,6 +1,6 @@
 # The umbrella header includes every public header: cmake -DINCLUDE=<include dir> -P this file.
 get_filename_component(INCLUDE "${INCLUDE}" ABSOLUTE)
-# Not public: ptx/detail/ (the parts of ptx/wgmma.cuh). Left out on purpose: testing/doctest.cuh
+# Not public: the detail/ folders (of ptx/ and hopper/). Left out on purpose: testing/doctest.cuh
 # (it needs doctest; tests include it themselves).
 file(GLOB_RECURSE headers RELATIVE "${INCLUDE}" "${INCLUDE}/cuprobe/*.cuh")
 file(READ "${INCLUDE}/cuprobe/cuprobe.cuh" umbrella)

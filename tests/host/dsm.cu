@@ -1,6 +1,6 @@
-// host tier: experiments/dsm.cuh and the host half of gen/dsm.cuh: every bad option is refused
-// with a sentence naming the field before any CUDA call (so the same sentence with or without a
-// GPU); the rings, the end-node walk, the address decoding, the expected sums and the
+// host tier: experiments/dsm.cuh and the host half of experiments/kernels/dsm.cuh: every bad option
+// is refused with a sentence naming the field before any CUDA call (so the same sentence with or
+// without a GPU); the rings, the end-node walk, the address decoding, the expected sums and the
 // one-CTA-per-SM sizing are right.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// host tier: gen/tma.cuh, gen/tma_multicast.cuh, experiments/tma.cuh and
+// host tier: gen/tma.cuh, experiments/kernels/tma_multicast.cuh, experiments/tma.cuh and
 // experiments/tma_multicast.cuh without a GPU: the options refuse what cannot run with a
 // sentence naming the field (before any CUDA call), the kernel choice is by enum, cluster size
 // and stage count, the shared-memory sizes, slices, grids, point names, the best-point choice

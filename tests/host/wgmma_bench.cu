@@ -1,8 +1,8 @@
 // host tier: the WGMMA benchmark's host side: the tensor-core peak table (model/peak.cuh), the
 // configuration traits, loop trips, shared-memory sizing, operand tiles and the analysis of the
-// block records (gen/wgmma.cuh), the codecs, reference and comparison (gen/wgmma_check.cuh),
-// and the options every experiment refuses with a sentence (experiments/wgmma*.cuh), all
-// without a GPU.
+// block records (experiments/kernels/wgmma.cuh), the codecs, reference and comparison
+// (experiments/kernels/wgmma_check.cuh), and the options every experiment refuses with a sentence
+// (experiments/wgmma*.cuh), all without a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// SASS probes for gen/access.cuh (tests/areas/access.cmake): one load of the element's width
-// per region (and one store for the copies), inside the region loop, no local memory; the
-// default operators and the .cg ones experiments/access.cuh runs.
+// SASS probes for experiments/kernels/access.cuh (tests/areas/access.cmake): one load of the
+// element's width per region (and one store for the copies), inside the region loop, no local
+// memory; the default operators and the .cg ones experiments/access.cuh runs.
 #include <cuprobe/experiments/kernels/access.cuh>
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// SASS probes for gen/cache_bw.cuh and gen/smem_bw.cuh under names the checks can select
-// (tests/areas/cache.cmake; gen/l2_home_write.cuh too): the access width of each kernel, U accesses
-// per round, every access inside the round loop (not hoisted by ptxas), no local memory.
+// SASS probes for experiments/kernels/cache_bw.cuh and experiments/kernels/smem_bw.cuh under names
+// the checks can select (tests/areas/cache.cmake; experiments/kernels/l2_home_write.cuh too): the
+// access width of each kernel, U accesses per round, every access inside the round loop (not
+// hoisted by ptxas), no local memory.
 #include <cuprobe/experiments/kernels/cache_bw.cuh>
 #include <cuprobe/experiments/kernels/cache_bw_tma.cuh>
 #include <cuprobe/experiments/kernels/l2_home_write.cuh>

@@ -1,8 +1,8 @@
-// SASS probes for gen/dsm.cuh under names the checks can select (tests/areas/dsm.cmake): the
-// chase loop (ld.shared::cluster.b32 -> LD.E through the shared window), the width of each
-// bandwidth kernel's loads (LD.E, LD.E.64, LD.E.128), U = 8 per round, every load inside the
-// round loop, the cluster barriers around the timed region, no local memory. Compiled for sm_80
-// it must fail with the sentence of ptx/cluster.cuh (host.dsm_needs_sm90).
+// SASS probes for experiments/kernels/dsm.cuh under names the checks can select
+// (tests/areas/dsm.cmake): the chase loop (ld.shared::cluster.b32 -> LD.E through the shared
+// window), the width of each bandwidth kernel's loads (LD.E, LD.E.64, LD.E.128), U = 8 per round,
+// every load inside the round loop, the cluster barriers around the timed region, no local memory.
+// Compiled for sm_80 it must fail with the sentence of ptx/cluster.cuh (host.dsm_needs_sm90).
 #include <cuprobe/experiments/kernels/dsm.cuh>
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SASS probes for the system-memory kernels: the visibility kernel with each operator
-// (gen/host_memory.cuh), the chase with ld.global.cv (gen/chase.cuh) and the zero-copy stream
-// kernels with .cv loads and .wt stores (gen/stream_kernels.cuh, as experiments/system_memory.cuh
-// instantiates them).
+// (experiments/kernels/host_memory.cuh), the chase with ld.global.cv (gen/chase.cuh) and the
+// zero-copy stream kernels with .cv loads and .wt stores (gen/stream_kernels.cuh, as
+// experiments/system_memory.cuh instantiates them).
 #include <cuprobe/experiments/kernels/host_memory.cuh>
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/stream_kernels.cuh>

@@ -1,8 +1,8 @@
-// SASS tier probes for gen/wgmma.cuh: the benchmark kernel in the configurations the examples
-// and tests measure. tests/areas/wgmma.cmake pins the instruction (HGMMA / QGMMA, shape, types,
-// .SP, register A) inside the MMA loop, that the MMAs of a group are not serialised (MMAs
-// without gsb0, and the wait depth of the configuration), the clock reads around the loop, and
-// no local memory; every SASS test also fails on ptxas's serialisation messages (C7509..C7519).
+// SASS tier probes for experiments/kernels/wgmma.cuh: the benchmark kernel in the configurations
+// the examples and tests measure. tests/areas/wgmma.cmake pins the instruction (HGMMA / QGMMA,
+// shape, types, .SP, register A) inside the MMA loop, that the MMAs of a group are not serialised
+// (MMAs without gsb0, and the wait depth of the configuration), the clock reads around the loop,
+// and no local memory; every SASS test also fails on ptxas's serialisation messages (C7509..C7519).
 // With -DCUPROBE_INCLUDE_ONLY nothing is instantiated: the header must then compile for any
 // target (tests/areas/wgmma.cmake compiles it for sm_75 and sm_80).
 #include <cuprobe/experiments/wgmma_suite.cuh>

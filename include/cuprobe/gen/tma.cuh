@@ -4,7 +4,7 @@
 // warps sum every word that lands (bandwidth), and a store stream of bulk stores from shared
 // memory bounded by bulk groups. experiments/tma.cuh measures them; this header only has the
 // device code and the host-side kernel choice (by enum and stage count, never by string). The
-// cluster multicast stream is gen/tma_multicast.cuh.
+// cluster multicast stream is experiments/kernels/tma_multicast.cuh.
 //
 //   namespace gen = cuprobe::gen;
 //   gen::tma_stream_args a;  a.src = in;  a.chunks = bytes / 8192;  a.copy_bytes = 8192;

@@ -33,7 +33,7 @@
 //   its first trip around the ring finds every buffer free without any release.
 // - The barriers are a value in shared memory (a struct of 2 x Stages words), not hidden in a
 //   class that owns the buffers: the user lays out the stage buffers as they like. A kernel
-//   that needs more barriers per stage (gen/tma_multicast.cuh's relay) keeps them beside it.
+//   that needs more barriers per stage (the suite's tma_multicast relay) keeps them beside it.
 // - init() initialises every `empty` barrier before every `full` one: where the debug tx
 //   shadow's 16 slots (ptx/mbarrier.cuh) run out, the barriers that count bytes keep theirs.
 // - All waits are ptx::mbarrier::wait: a debug build (CUPROBE_MBARRIER_DEBUG) traps with the

@@ -16,7 +16,7 @@
 // scope::cluster needs sm_90). They compile to the instructions cuda::atomic_ref<T, scope> emits
 // for the same orders (PTX ISA, "Memory Consistency Model"); cuprobe writes them here because
 // <cuda/atomic> is 65k lines once preprocessed, which every translation unit that includes the
-// umbrella would pay. The SASS of each is checked by tests/sass/atomic.cu.
+// umbrella would pay. The SASS of each is checked by tests/sass/ordering_fence.cu.
 // Every statement is asm volatile with a "memory" clobber: an ordering operation must not move.
 #pragma once
 

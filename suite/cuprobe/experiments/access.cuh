@@ -16,7 +16,7 @@
 // Kernel: gen::access_kernel<T, Copy, 4, ld.global.cg, st.global.cg>: .cg so that no level is
 // served by the L1 (the coalescer, and so the sectors per request, are the same for every load
 // operator); `blocks_per_sm` x SMs blocks of `threads`, no more warps than regions. Regions never
-// share a sector (gen/access.cuh), so every request fetches the model's sectors at every level.
+// share a sector (kernels/access.cuh), so every request fetches the model's sectors at every level.
 // Working sets count the distinct sectors one pass touches, every array (a copy: source and
 // destination), and are declared to the runner (cache_resident flags a DRAM point below 4 x L2):
 //   dram  at least dram_l2_factor x the L2 (8: 480 MiB on the H200), as whole layout groups; the

@@ -9,12 +9,12 @@
 //   auto c = ex::cache_curves(dev, ex::cache_curve_options{}, [](const std::string&) {});
 //   auto lv = ex::cache_levels_of(dev, c, /*sm_clock_mhz=*/1980);
 //
-// The kernel is gen::cache_bw_kernel (gen/cache_bw.cuh): float4 elements, U accesses in flight
-// per thread whatever the working set (U = 4 for the L2 with one block of 1024 per SM, U = 16
-// for the L1 with two blocks of 512 per SM: see cache_bw_unroll), many rounds per launch (a
-// launch moves at least bytes_per_launch, so launch overhead stays below 1 % of a sample),
-// event-timed, validated exactly. Layouts: "partitioned" with ld.global.cg / st.global.cg (the L2,
-// and DRAM past it; the array is the GPU's footprint) and "replicated" with default loads
+// The kernel is gen::cache_bw_kernel (experiments/kernels/cache_bw.cuh): float4 elements, U
+// accesses in flight per thread whatever the working set (U = 4 for the L2 with one block of 1024
+// per SM, U = 16 for the L1 with two blocks of 512 per SM: see cache_bw_unroll), many rounds per
+// launch (a launch moves at least bytes_per_launch, so launch overhead stays below 1 % of a
+// sample), event-timed, validated exactly. Layouts: "partitioned" with ld.global.cg / st.global.cg
+// (the L2, and DRAM past it; the array is the GPU's footprint) and "replicated" with default loads
 // (ld.global, cached in L1: every SM walks the whole array, so the array is each SM's footprint).
 // Levels (from the device's own sizes): L1 = the replicated curve's peak up to smem_per_sm
 // bytes; L2 = median over l2_bytes / 32 .. l2_bytes / 4; DRAM = median over 16 x .. 64 x the
@@ -22,8 +22,8 @@
 // geometric mean of that level and the next one (model::capacity). The L2 headline figures
 // (l2_bandwidth) are medians over working sets of l2_bytes / 16, / 12 and / 8 (3.75 to 7.5 MiB
 // on the H200). The L2 write runs on cache_bw_options::write_path: st.global.cg from the same
-// kernel, or bulk stores from shared memory (gen/cache_bw_tma.cuh, l2_write_tma_measure),
-// chosen by examples/cache_bandwidth --l2-write-path.
+// kernel, or bulk stores from shared memory (experiments/kernels/cache_bw_tma.cuh,
+// l2_write_tma_measure), chosen by examples/cache_bandwidth --l2-write-path.
 #pragma once
 
 #include <algorithm>
@@ -360,7 +360,8 @@ struct cache_curves_result {
 
 /// The two read-bandwidth curves (see the file comment); `progress(label)` before each point.
 /// Working sets double points_per_octave times per octave, from 4 KiB (L1) and l2_bytes / 64
-/// (L2); the L1 curve's smaller sets are one chunk read with wrap-around (gen/cache_bw.cuh).
+/// (L2); the L1 curve's smaller sets are one chunk read with wrap-around
+/// (experiments/kernels/cache_bw.cuh).
 template <class Progress>
 cache_curves_result cache_curves(const device_info& dev, const cache_curve_options& o,
                                  Progress&& progress) {

@@ -3,8 +3,8 @@
 // CTA receives every chunk of its cluster, either by multicast (rank r issues slice r into all
 // CTAs: the array is requested from the L2 once per cluster) or with each CTA loading the whole
 // chunk itself (the non-multicast stream of the same delivered total: the L2 is asked Cluster
-// times). The kernels are gen/tma_multicast.cuh; experiments/tma.cuh includes this header, and
-// examples/tma.cu calls it.
+// times). The kernels are experiments/kernels/tma_multicast.cuh; experiments/tma.cuh includes this
+// header, and examples/tma.cu calls it.
 //
 //   namespace ex = cuprobe::experiments;
 //   auto r = ex::tma_multicast(dev, ex::tma_multicast_options{}, [](const std::string&) {});

@@ -1,6 +1,6 @@
 // cuprobe/experiments/wgmma.cuh: WGMMA latency and throughput (sm_90a), built from
-// gen/wgmma.cuh, the runner and the tensor-core peak model: one configuration per call; the
-// canned set of configurations is experiments/wgmma_suite.cuh.
+// experiments/kernels/wgmma.cuh, the runner and the tensor-core peak model: one configuration per
+// call; the canned set of configurations is experiments/wgmma_suite.cuh.
 //
 //   namespace ex = cuprobe::experiments;
 //   using C = cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::bf16, 256>;   // m64n256k16 SS
@@ -28,10 +28,10 @@
 // (4096 dense bf16/f16, 2048 tf32, 8192 fp8, x2 sparse). loop_flop_per_clk_per_sm is the same
 // from the cycles of the MMA loop alone (no launch, operand fill or epilogue).
 // Validation: a short launch (validate_iterations trips) whose D, every warpgroup of one block,
-// must match the fp64 reference (gen/wgmma_check.cuh) at the type's tolerance (zero operands:
-// zero); the timed launch's accumulator sums must agree bitwise over every warpgroup of every
-// block (the same MMAs on the same tiles), zero operands give zero, and every block ran on its
-// own SM. A failure is in `check`, not thrown (examples and tests decide).
+// must match the fp64 reference (experiments/kernels/wgmma_check.cuh) at the type's tolerance (zero
+// operands: zero); the timed launch's accumulator sums must agree bitwise over every warpgroup of
+// every block (the same MMAs on the same tiles), zero operands give zero, and every block ran on
+// its own SM. A failure is in `check`, not thrown (examples and tests decide).
 // Flags added to the runner's: above_tensor_peak (above 101 % of the model at the in-kernel
 // clock) and host_delay (the event time exceeds the in-kernel span by over 2 % + 20 us: the host
 // held the stop event back).

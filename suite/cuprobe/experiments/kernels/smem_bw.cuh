@@ -18,7 +18,7 @@
 // access k add (r x U + k) x zero elements to the address (0 at run time, unknown to the
 // compiler), so ptxas can neither merge them nor drop a store the next one overwrites. Thread 0
 // of each block records the %clock64 cycles of all rounds (after a barrier, before a barrier);
-// sink[thread] keeps the loads' XOR (read) so nothing is dead. tests/sass/smem_bw.cu pins the
+// sink[thread] keeps the loads' XOR (read) so nothing is dead. tests/sass/cache_bw.cu pins the
 // instruction width and the U accesses per round.
 #pragma once
 

@@ -31,7 +31,7 @@
 //      value the compiler cannot know) stores its whole D, warpgroup by warpgroup, to d[].
 // Every warpgroup of every block computes the same D from the same tiles, so the sums agree
 // bitwise across blocks and warpgroups; D of one K block is A x B^T over K = 4 x k, and after R
-// trips D = (R x unroll / 4) x A B^T (the host reference, gen/wgmma_check.cuh).
+// trips D = (R x unroll / 4) x A B^T (the host reference, experiments/kernels/wgmma_check.cuh).
 //
 // Choices: one kernel for throughput and latency (grid, warpgroups and Group/Depth differ); the
 // block size is a run-time multiple of 128 up to C::max_warpgroups (3: 384 threads leave 168

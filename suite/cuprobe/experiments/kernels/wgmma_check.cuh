@@ -1,8 +1,8 @@
 // cuprobe/experiments/kernels/wgmma_check.cuh: the host twins of wgmma kernels: element codecs (a
 // float rounded to a wgmma input type, and its raw bits), random operand tiles, the fp64 reference
 // of D = A x B^T and the comparison of a kernel's D with it, with the tolerance of each type. Host
-// only; the wgmma GPU tests (tests/gpu/wgmma_tile.cu) and the benchmarks (gen/wgmma.cuh,
-// experiments/wgmma.cuh) share it.
+// only; the wgmma GPU tests (tests/gpu/wgmma_tile.cu) and the benchmarks
+// (experiments/kernels/wgmma.cuh, experiments/wgmma.cuh) share it.
 //
 //   namespace wg = cuprobe::ptx::wgmma;
 //   std::vector<std::uint8_t> a_raw, b_raw;                             // what the GPU gets
@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
-#include "cuprobe/ptx/detail/wgmma_types.cuh"
+#include "cuprobe/ptx/wgmma.cuh"
 
 namespace cuprobe::gen {
 
