@@ -1,4 +1,4 @@
-# NCCL for the collectives (suite/cuprobe/experiments/collectives_nccl.cuh, examples/collectives,
+# NCCL for the collectives (suite/cuprobe_suite/collectives_nccl.cuh, examples/collectives,
 # the NCCL case of tests/gpu/multi_gpu.cu). Looked for, in order:
 #   1. a system NCCL: nccl.h and libnccl under CUPROBE_NCCL_ROOT, $NCCL_ROOT, $NCCL_HOME, the
 #      CUDA toolkit or the default prefixes (/usr, /usr/local: the libnccl-dev package);

@@ -11,9 +11,8 @@
 // --quick: offsets every 16 B, strides 1, 2, 4 .. 32; --small: two widths, a few patterns, small
 // arrays (for compute-sanitizer; not DRAM figures). --ncu-set PATH: the ncu test set only, each
 // pattern launched once (the L2 working set, one pass), in the order of PATH's rows, which hold
-// the model's sectors and requests per launch. The experiments are experiments/access.cuh.
-#include <cuprobe/experiments/access.cuh>  // not in the umbrella yet
-#include <cuprobe/suite.cuh>
+// the model's sectors and requests per launch. The experiments are cuprobe_suite/access.cuh.
+#include <cuprobe_suite/suite.cuh>
 
 #include <unistd.h>
 
@@ -23,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace model = cuprobe::model;
 
 namespace {

@@ -5,9 +5,9 @@
 // clock measured here, and in TB/s, beside the limit it is compared with.
 //
 //   build/hopper/examples/cache_bandwidth --json cache.json      (--quick: fewer sizes)
-//   --partitions 0: leave out the two L2 partitions (experiments/l2_partitions.cuh).
+//   --partitions 0: leave out the two L2 partitions (cuprobe_suite/l2_partitions.cuh).
 //   --l2-write-scaling 0: leave out the L2 write against SMs writing and by home
-//   (experiments/l2_home_write.cuh: one SM's store port, the L2's write intake).
+//   (cuprobe_suite/l2_home_write.cuh: one SM's store port, the L2's write intake).
 //   --l2-write-path st_global|tma_bulk|home: the L2 write figure's kernel (st.global.cg, bulk
 //   stores from shared memory, or each SM its own partition's lines); all: only every write
 //   variant, validated, beside the read.
@@ -15,15 +15,15 @@
 //   the L2 and L1 reads, with the stream kernel of dram_bandwidth beside them (how the defaults
 //   were chosen: docs/memory-ptx.md).
 //
-// The experiments are experiments/cache.cuh (cache_curves, cache_levels_of, l2_bandwidth) and
-// experiments/shared_memory.cuh; this program turns the command line into their options.
-#include <cuprobe/suite.cuh>
+// The experiments are cuprobe_suite/cache.cuh (cache_curves, cache_levels_of, l2_bandwidth) and
+// cuprobe_suite/shared_memory.cuh; this program turns the command line into their options.
+#include <cuprobe_suite/suite.cuh>
 
 #include <cmath>
 #include <cstdio>
 #include <optional>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 
@@ -142,7 +142,7 @@ void explore_write_paths(const cuprobe::device_info& dev, cuprobe::results& res,
               add("tma_bulk", to.tma.describe(), ex::l2_write_measure(dev, bytes, to));
             }
     // Every SM writing lines homed in its own partition, in the other one, or anywhere: one map
-    // of one array, the same kernel for all three (experiments/l2_home_write.cuh).
+    // of one array, the same kernel for all three (cuprobe_suite/l2_home_write.cuh).
     ex::l2_homes homes = ex::l2_map_homes(dev, bytes);
     for (auto mode : {ex::l2_write_home::near, ex::l2_write_home::far, ex::l2_write_home::any})
       if (homes.separated || mode == ex::l2_write_home::any)

@@ -9,17 +9,17 @@
 //    --max-mib: the largest size; --gpus N: the first N GPUs; --threads 0: one host thread for
 //    every rank, in one group, instead of a thread per rank)
 //
-// The experiment is experiments/collectives_nccl.cuh (its pure parts, sizes and bus factors,
-// experiments/collectives.cuh); docs/multi-gpu.md compares the definitions with nccl-tests'.
-#include <cuprobe/experiments/collectives_nccl.cuh>
-#include <cuprobe/suite.cuh>
+// The experiment is cuprobe_suite/collectives_nccl.cuh (its pure parts, sizes and bus factors,
+// cuprobe_suite/collectives.cuh); docs/multi-gpu.md compares the definitions with nccl-tests'.
+#include <cuprobe_suite/collectives_nccl.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using cuprobe::fmt;
 
 int main(int argc, char** argv) {

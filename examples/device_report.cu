@@ -10,13 +10,13 @@
 // The headline numbers go to --summary (schema cuprobe.summary/1), written by this program only;
 // --json keeps every measurement behind them. The sections are short versions of examples/timers,
 // fma_throughput, instruction_table, dram_bandwidth, latency_ladder and cache_bandwidth, through
-// the same experiments/ functions.
+// the same cuprobe_suite/ functions.
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
 // the DRAM figures are then flagged cache_resident and are not DRAM figures).
-#include <cuprobe/experiments/copy_engine.cuh>
-#include <cuprobe/experiments/peer.cuh>
-#include <cuprobe/experiments/wgmma.cuh>
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/copy_engine.cuh>
+#include <cuprobe_suite/peer.cuh>
+#include <cuprobe_suite/suite.cuh>
+#include <cuprobe_suite/wgmma.cuh>
 
 #include <cstdio>
 #include <optional>
@@ -78,15 +78,15 @@ void print_environment(const cuprobe::device_info& d) {
 void report_node(cuprobe::summary_file& sum, cuprobe::results& res) {
   if (cuprobe::device_count() < 2) return;
   section("GPUs of this node");
-  const auto node = cuprobe::experiments::query_peer_node();
-  cuprobe::experiments::node_table(node).print();
+  const auto node = cuprobe::suite::query_peer_node();
+  cuprobe::suite::node_table(node).print();
   res.extra("node") = cuprobe::node_json(node.gpus);
   sum.set("node.gpus", node.count());
 }
 
 double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
   section("timers");
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   using tc = cuprobe::timer_characterisation;
   ex::timer_repeat_options o;
   o.repeats = repeats;
@@ -114,13 +114,13 @@ double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
 /// kernel (examples/wgmma has the sweeps, the sustained run and the other types).
 void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
                    cuprobe::summary_file& sum, cuprobe::results& res) {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   if (d.sm() != 90) {
     std::printf("WGMMA bf16          not measured: wgmma exists on sm_90 only (this is sm_%d)\n",
                 d.sm());
     return;
   }
-  using C = cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::bf16, 256>;
+  using C = cuprobe::suite::kernels::wgmma_bench<cuprobe::ptx::wgmma::bf16, 256>;
   std::optional<ex::wgmma_throughput_result> best;
   for (unsigned w : {1u, 2u}) {
     ex::wgmma_throughput_options o;
@@ -152,7 +152,7 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
 template <class T>
 void report_tensor_type(const cuprobe::device_info& d, const cuprobe::cli& cli,
                         cuprobe::summary_file& sum, cuprobe::results& res) {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   ex::wgmma_throughput_options o;
   o.warpgroups = 2;
   o.target_ms = cli.small ? 0.2 : 7;
@@ -160,7 +160,7 @@ void report_tensor_type(const cuprobe::device_info& d, const cuprobe::cli& cli,
   o.run.warmup = 1;
   o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(3, 3));
   o.run.rest_ms = cli.small ? 0 : ex::wgmma_rest_ms;
-  auto r = ex::wgmma_throughput<cuprobe::gen::wgmma_bench<T, 256>>(d, o);
+  auto r = ex::wgmma_throughput<cuprobe::suite::kernels::wgmma_bench<T, 256>>(d, o);
   cuprobe::require(r.check.ok,
                    std::string("wgmma ") + T::name + " validation failed: " + r.check.message);
   std::printf("WGMMA %-5s         %.1f TFLOP/s = %.1f %% of peak at the in-kernel clock %.0f MHz\n",
@@ -176,7 +176,7 @@ void report_tensor_type(const cuprobe::device_info& d, const cuprobe::cli& cli,
 /// sizes, pageable memory and both directions at once).
 void report_pcie(const cuprobe::device_info& d, const cuprobe::cli& cli, cuprobe::summary_file& sum,
                  cuprobe::results& res) {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   ex::copy_options o;
   o.sizes = {cli.small ? std::size_t(16) << 20 : std::size_t(256) << 20};
   o.directions = {ex::copy_direction::h2d, ex::copy_direction::d2h};
@@ -201,7 +201,7 @@ void report_pcie(const cuprobe::device_info& d, const cuprobe::cli& cli, cuprobe
 void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
                     cuprobe::summary_file& sum, cuprobe::results& res, bool ceilings_only) {
   section("compute");
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   namespace ops = cuprobe::gen::ops;
   using op = ops::fma_f32;
   // The best of 8, 10 and 12 independent chains x 512 and 1024 threads per block (the plateau
@@ -260,7 +260,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
                    bool ceilings_only) {
   section("memory");
   namespace gen = cuprobe::gen;
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   namespace cache = cuprobe::ptx::cache;
   const bool quick = cli.quick || cli.small || ceilings_only;
   ex::dram_sweep_options o;
@@ -397,7 +397,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
 void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
                    cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz) {
   section("hopper (TMA, distributed shared memory)");
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   if (d.cc_major < 9) {
     std::printf("not measured: sm_%d has no TMA or clusters (sm_90 or newer)\n", d.sm());
     return;

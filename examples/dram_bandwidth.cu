@@ -9,11 +9,11 @@
 //            --modes launches,in_kernel  --grids persistent,covering  --configs 4x256,8x128
 //            --cover-threads 256,1024  --passes 4  --array-mib 4096  --l2-factor 8
 //
-// The sweep is experiments::dram_sweep (experiments/memory.cuh); this program turns the
+// The sweep is suite::dram_sweep (cuprobe_suite/memory.cuh); this program turns the
 // command line into its options and prints the table. Each array is 64 x the L2 (3.75 GiB on
-// the H200), at least --l2-factor x the L2, capped by free memory (experiments::dram_array_bytes).
+// the H200), at least --l2-factor x the L2, capped by free memory (suite::dram_array_bytes).
 // Bytes: read N, write N, copy N read + N written, mixed 5N read + N written, per pass.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 namespace gen = cuprobe::gen;
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace cache = cuprobe::ptx::cache;
 
 namespace {

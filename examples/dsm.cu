@@ -5,15 +5,15 @@
 //
 //   build/hopper/examples/dsm --json dsm.json        (--quick: fewer points; --small: sanitizer)
 //
-// The experiments are experiments/dsm.cuh (dsm_latency, dsm_bandwidth); the kernels
-// experiments/kernels/dsm.cuh. Each CTA takes more than half an SM's shared memory, so every CTA of
-// a cluster is on its own SM: a remote load crosses the SM-to-SM network. sm_90 or newer: elsewhere
-// it refuses.
-#include <cuprobe/suite.cuh>
+// The experiments are cuprobe_suite/dsm.cuh (dsm_latency, dsm_bandwidth); the kernels
+// cuprobe_suite/kernels/dsm.cuh. Each CTA takes more than half an SM's shared memory, so every CTA
+// of a cluster is on its own SM: a remote load crosses the SM-to-SM network. sm_90 or newer:
+// elsewhere it refuses.
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {

@@ -5,17 +5,17 @@
 //
 // Each point fills every SM once (max active blocks per SM x SMs), runs ~2 ms per launch, is
 // the median of 15 samples, and has its results validated against the host (std::fma, same
-// order). The analysis (experiments::analyse_chain_sweep) says where latency stops being
+// order). The analysis (suite::analyse_chain_sweep) says where latency stops being
 // exposed (the fewest chains reaching 97 % of the best rate for a block size) and where
 // register pressure starts to cost occupancy (the fewest chains whose occupancy is below the
 // block size's best).
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 #include <vector>
 
 using op = cuprobe::gen::ops::fma_f32;
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {

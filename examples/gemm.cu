@@ -13,7 +13,6 @@
 // (ping-pong), K of 64 (checked); sm_90a only. The GEMM itself (schedule .. gemm_launch) is
 // about 220 lines; the rest is the rows. docs/hopper-gemm.md explains the kernel and has the
 // results.
-#include <cuprobe/experiments/gemm_report.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
 #include <cuprobe/hopper/pipeline.cuh>
@@ -24,6 +23,7 @@
 #include <cuprobe/measure/region_timer.cuh>
 #include <cuprobe/ptx/elect.cuh>
 #include <cuprobe/report/cli.cuh>
+#include <cuprobe_suite/gemm_report.cuh>
 
 #include <initializer_list>
 #include <memory>
@@ -31,7 +31,7 @@
 namespace h = cuprobe::hopper;
 namespace p = cuprobe::ptx;
 namespace wg = cuprobe::ptx::wgmma;
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using bf16 = __nv_bfloat16;
 
 constexpr int BM = 128, BK = 64;  // CTA tile rows, K block
@@ -370,7 +370,8 @@ void add_rows(ex::gemm_bench& b, const cuprobe::cli& cli) {
 }
 
 int main(int argc, char** argv) {
-  // The command line, the problems, the head-to-head and the outputs: experiments/gemm_report.cuh.
+  // The command line, the problems, the head-to-head and the outputs:
+  // cuprobe_suite/gemm_report.cuh.
   return cuprobe::guarded_main([&] {
     return ex::gemm_main(argc, argv, "gemm: bf16 GEMM from cuprobe's Hopper blocks vs cuBLASLt",
                          add_rows);

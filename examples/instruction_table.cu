@@ -4,11 +4,11 @@
 //   build/hopper/examples/instruction_table --json instructions.json
 //
 // Latency: one warp, one dependent chain, clock64 in the kernel, difference of two launches
-// (experiments::chain_latency). Throughput: 8 independent chains per thread, every SM filled
+// (suite::chain_latency). Throughput: 8 independent chains per thread, every SM filled
 // with the most blocks of 256 threads that fit, ~2 ms per launch, median of the samples, at the
-// SM clock NVML reported during the samples (experiments::chain_throughput). Every result is
-// validated against the host reference (experiments::instruction_table_row).
-#include <cuprobe/suite.cuh>
+// SM clock NVML reported during the samples (suite::chain_throughput). Every result is
+// validated against the host reference (suite::instruction_table_row).
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
@@ -33,7 +33,7 @@ constexpr unsigned throughput_block = 256;
 template <class Op>
 void row(const cuprobe::device_info& dev, const cuprobe::cli& cli, cuprobe::table& t,
          cuprobe::results& res) {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   ex::latency_options lo;
   lo.run = cli.run_options();
   lo.run.warmup = 0;

@@ -8,14 +8,14 @@
 //
 // One thread chases a random cyclic permutation of 128-byte-spaced nodes (gen/chase.cuh),
 // timed with clock64; each working set is chased 3 times through the measurement protocol and
-// the median kept (experiments/latency.cuh, experiments/latency_sweeps.cuh). Cycles are
+// the median kept (cuprobe_suite/latency.cuh, cuprobe_suite/latency_sweeps.cuh). Cycles are
 // converted to ns with the effective SM clock measured first (clock64 over globaltimer).
 // Default loads (ld.global, cached in L1) and .cg loads (L2 only) give two curves.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {

@@ -8,14 +8,14 @@
 // release_atomic_acquire_load (release fetch_add, acquire load by the last block). Integer
 // inputs, so "exact" means equal. Fence cost: a loop of (store; fence) minus the same loop
 // without the fence, per iteration, for one warp and for a block of 1024 threads, each a
-// measurement of the protocol (experiments/ordering.cuh); then fence.sc at every scope with
+// measurement of the protocol (cuprobe_suite/ordering.cuh); then fence.sc at every scope with
 // the stored rows on lines the L2 homes near to and far from SM 0 (fence_cost_by_home).
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
 namespace gen = cuprobe::gen;
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {

@@ -9,18 +9,18 @@
 //   (--quick: fewer samples and sizes; --small: small buffers for compute-sanitizer;
 //    --only matrix|latency|sweep; --from/--to: the sweep's pair)
 //
-// The experiments are experiments/peer.cuh; the blocks multi/peer.cuh (peer access, buffers,
+// The experiments are cuprobe_suite/peer.cuh; the blocks multi/peer.cuh (peer access, buffers,
 // rings in another GPU's memory), multi/peer_transfer.cuh (the transfers, timed and checked)
 // and measure/nvlink.cuh (the links). docs/multi-gpu.md explains the methods.
-#include <cuprobe/experiments/peer.cuh>
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/peer.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using cuprobe::fmt;
 using cuprobe::peer_method;
 

@@ -9,16 +9,16 @@
 //   build/hopper/examples/system_memory --json system_memory.json --summary system_summary.json
 //   (--quick: fewer points; --small: small sizes for compute-sanitizer; --only PART)
 //
-// The experiments are experiments/system_memory.cuh and experiments/copy_engine.cuh; the
-// visibility kernel experiments/kernels/host_memory.cuh; the bus measure/bus.cuh.
+// The experiments are cuprobe_suite/system_memory.cuh and cuprobe_suite/copy_engine.cuh; the
+// visibility kernel cuprobe_suite/kernels/host_memory.cuh; the bus measure/bus.cuh.
 // docs/system-memory.md explains each figure and what limits the copies.
-#include <cuprobe/experiments/system_memory.cuh>
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
+#include <cuprobe_suite/system_memory.cuh>
 
 #include <cstdio>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 using cuprobe::fmt;
 

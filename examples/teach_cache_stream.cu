@@ -11,14 +11,14 @@
 // the exact sum of every pass (gen::expected_read_sum). Four passes
 // per launch (loop_mode::in_kernel: the runner divides each sample by them) over 4 GiB, far
 // above the L2, declared as a DRAM working set (the runner flags it otherwise). The suite's figure
-// is experiments::dram_sweep (experiments/memory.cuh, what examples/dram_bandwidth reports as the
+// is suite::dram_sweep (cuprobe_suite/memory.cuh, what examples/dram_bandwidth reports as the
 // best read): the read stream of float4 ld.global.cs over a few persistent shapes, one pass per
 // launch and several passes in one, on an array of the same size.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 

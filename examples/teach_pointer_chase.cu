@@ -11,13 +11,13 @@
 // ptx::opaque(p) at both reads keeps the whole chain between them. Each sample is one launch's
 // cycles, divided by the hops (measure_samples, unit cycles, in_kernel); the node the chain ends
 // on is checked against the ring's successors on the host. The suite's figure is
-// experiments::chase_latency (experiments/latency.cuh, the function behind every point the
+// suite::chase_latency (cuprobe_suite/latency.cuh, the function behind every point the
 // latency ladder prints) with gen::chase_load_global_cg on the same ring and options.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 namespace ptx = cuprobe::ptx;
 

@@ -10,13 +10,13 @@
 // per-thread sum (the bytes are used, so no copy is dead) and release the stage. The array holds
 // random words (device_buffer::fill_random), so the host knows the exact sum of every launch
 // (gen::expected_read_sum). The suite's figure is
-// experiments::tma_streams (experiments/tma.cuh, what examples/tma reports as "best TMA load"),
+// suite::tma_streams (cuprobe_suite/tma.cuh, what examples/tma reports as "best TMA load"),
 // bulk copies over a few sizes, stages and CTAs per SM, on an array of the same size.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace bulk = cuprobe::ptx::bulk;
 
 namespace {

@@ -7,15 +7,15 @@
 // them as one group, then wait_group<1>. Fraction of peak = FLOP per SM cycle (%clock64 of the
 // same launch) / model::peak's 4096. Validation: one trip on small integers, exact against the
 // host; the timed launches (zero operands, as the suite's headline) must leave every accumulator
-// zero. The suite's figure: experiments::wgmma_throughput (what examples/wgmma runs) of
-// gen::wgmma_bench<bf16, 256>: the same configuration (4 MMAs per group, wait_group<1>).
-#include <cuprobe/experiments/wgmma.cuh>
-#include <cuprobe/suite.cuh>
+// zero. The suite's figure: suite::wgmma_throughput (what examples/wgmma runs) of
+// suite::kernels::wgmma_bench<bf16, 256>: the same configuration (4 MMAs per group, wait_group<1>).
+#include <cuprobe_suite/suite.cuh>
+#include <cuprobe_suite/wgmma.cuh>
 
 #include <cuda_bf16.h>
 #include <cstdio>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace wg = cuprobe::ptx::wgmma;
 namespace ptx = cuprobe::ptx;
 
@@ -127,7 +127,8 @@ int main(int argc, char** argv) {
     so.warpgroups = warpgroups;
     so.target_ms = target_ms;
     so.run = o;
-    const auto s = ex::wgmma_throughput<cuprobe::gen::wgmma_bench<wg::bf16, 256>>(dev, so);
+    const auto s =
+        ex::wgmma_throughput<cuprobe::suite::kernels::wgmma_bench<wg::bf16, 256>>(dev, so);
     const double ratio = mine.tflop_per_s() / s.tflops;
     std::printf(
         "bf16 m64n256k16 SS on %s, %d warpgroups/SM, peak %.0f FLOP/clk/SM (model::peak):\n"

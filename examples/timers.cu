@@ -3,12 +3,12 @@
 //   build/hopper/examples/timers --json docs/results/h200/timers.json --markdown
 //   docs/results/h200/timers.md
 //
-// Repeats the whole characterisation (experiments::timer_repeats over
+// Repeats the whole characterisation (suite::timer_repeats over
 // measure/timer_calibration.cuh) and reports the median and range across repeats; measures the
 // empty region of the in-kernel region timer per scope; times an empty kernel launch with the
 // runner (per launch, and per launch in a graph); and prints the launch-overhead floor the
 // runner's "launch_bound" flag uses (measure/launch_overhead.cuh).
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 #include <optional>
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         {cuprobe::cli_option::path("--markdown", "write a Markdown report to this path")});
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    cuprobe::experiments::timer_repeat_options to;
+    cuprobe::suite::timer_repeat_options to;
     to.repeats = unsigned(cli.samples(11, 3));
     // --small (compute-sanitizer): one repeat of a 5 ms clock window. A repeat launches 4
     // probe kernels, 400 sleep kernels (the event resolution) and the clock window: 405
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
       to.clock_window_ms = 5;
     }
     const unsigned repeats = to.repeats;
-    const auto tr = cuprobe::experiments::timer_repeats(to);
+    const auto tr = cuprobe::suite::timer_repeats(to);
     const auto& runs = tr.runs;
 
     cuprobe::results res(argc, argv);

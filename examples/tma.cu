@@ -13,7 +13,7 @@
 //   --only latency|streams|multicast: one part (tools/ncu_dram.sh multicast runs
 //   --only multicast --profile --quick). --summary PATH: the multicast headline keys
 //   (tma.multicast.delivered_tbps, tma.multicast.dram_tbps, tma.multicast.cluster_size).
-// Cluster multicast (experiments/tma_multicast.cuh): clusters of 1, 2 and 4 walk the array; every
+// Cluster multicast (cuprobe_suite/tma_multicast.cuh): clusters of 1, 2 and 4 walk the array; every
 // CTA receives every chunk of its cluster, by multicast (rank r issues slice r into every CTA)
 // or with every CTA loading the chunk itself ("per-CTA", the same delivered total); the table
 // gives the array's bytes over the time ("DRAM": each byte is read once if the L2 merges the
@@ -21,18 +21,18 @@
 //   tools/plot.py heatmap tma.json --where name=tma.load --x copy_kib --y stages --value tbps
 //                 --facet copy -o tma_load.png      (scripts/plots.sh makes every plot)
 //
-// The experiments are experiments/tma.cuh (tma_latency, tma_streams) and
-// experiments/tma_multicast.cuh (tma_multicast); the kernels gen/tma.cuh and
-// experiments/kernels/tma_multicast.cuh. sm_90 or newer: elsewhere the program refuses with a
+// The experiments are cuprobe_suite/tma.cuh (tma_latency, tma_streams) and
+// cuprobe_suite/tma_multicast.cuh (tma_multicast); the kernels gen/tma.cuh and
+// cuprobe_suite/kernels/tma_multicast.cuh. sm_90 or newer: elsewhere the program refuses with a
 // sentence.
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdio>
 #include <functional>
 #include <optional>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 
 namespace {

@@ -11,16 +11,17 @@
 //   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
 //   --rest-ms 0: no idle GPU before the samples (every point back to back)
 //
-// The experiments are experiments/wgmma.cuh (one point) and experiments/wgmma_suite.cuh (which
-// points, the headline); the kernel is experiments/kernels/wgmma.cuh. docs/wgmma.md ("Benchmarks")
-// says what each column means. sm_90 (built for sm_90a) only: elsewhere the program refuses.
-#include <cuprobe/experiments/wgmma_suite.cuh>
-#include <cuprobe/suite.cuh>
+// The experiments are cuprobe_suite/wgmma.cuh (one point) and cuprobe_suite/wgmma_suite.cuh (which
+// points, the headline); the kernel is cuprobe_suite/kernels/wgmma.cuh. docs/wgmma.md
+// ("Benchmarks") says what each column means. sm_90 (built for sm_90a) only: elsewhere the program
+// refuses.
+#include <cuprobe_suite/suite.cuh>
+#include <cuprobe_suite/wgmma_suite.cuh>
 
 #include <cstdio>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using cuprobe::fmt;
 
 int main(int argc, char** argv) {

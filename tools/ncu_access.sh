@@ -2,7 +2,7 @@
 # ncu_access: the sector model of examples/access_patterns against Nsight Compute's counts.
 #   tools/ncu_access.sh BUILD_DIR OUT_PREFIX [REQUIRE_GPU]
 # Runs `access_patterns --ncu-set OUT_PREFIX.expected.csv` under ncu (clocks left alone), which
-# launches gen::access_kernel once per pattern of the test set (experiments::access_test_set(),
+# launches kernels::access_kernel once per pattern of the test set (suite::access_test_set(),
 # read then copy, the L2 working set, one pass) and writes the model's sectors and lines per
 # request and the requests of each launch, in launch order. ncu collects per access_kernel
 # launch (-k regex:access_kernel, so the fill and check kernels are left out):

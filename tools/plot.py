@@ -46,7 +46,7 @@ ROLES = {
     "wgmma": (("x", "scalar", True), ("y", "num", True), ("value", "num", False),
               ("series", "scalar", False), ("facet", "scalar", False)),
 }
-# The wgmma kind's fields unless given (examples/wgmma's params, experiments/wgmma.cuh).
+# The wgmma kind's fields unless given (examples/wgmma's params, cuprobe_suite/wgmma.cuh).
 WGMMA_DEFAULTS = {"x": "params.n", "y": "params.tflops", "value": "params.fraction_of_peak",
                   "series": "params.form", "facet": "params.type", "name_prefix": "wgmma.throughput."}
 

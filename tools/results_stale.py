@@ -18,8 +18,9 @@ results_md.py belongs to (its --repo names another):
   decides counts under each program still tied.
 - the files a program compiles: examples/NAME.cu and its #include closure, found by a small
   scanner (not the preprocessor): every `#include "..."` (resolved against the including file's
-  folder, then include/ and suite/) and every `#include <cuprobe/...>` (include/, then suite/),
-  whatever #if surrounds it, so the closure may hold more than a build compiles, never less.
+  folder, then include/ and suite/) and every `#include <cuprobe/...>` or
+  `#include <cuprobe_suite/...>` (include/, then suite/), whatever #if surrounds it, so the
+  closure may hold more than a build compiles, never less.
   Build files (CMake flags) and the tools that only render (tools/*.py) are not counted.
 - a file changed when `git diff --name-only COMMIT -- FILES`, run at the repo root, names it
   (the working tree against the commit the files record, so that the page written before a
@@ -56,7 +57,7 @@ class CodeTree:
 
     def _resolve(self, rel, kind, name):
         where = ([os.path.dirname(rel)] if kind == '"' else []) + list(INCLUDE_ROOTS)
-        if kind == "<" and not name.startswith("cuprobe/"):
+        if kind == "<" and not name.startswith(("cuprobe/", "cuprobe_suite/")):
             return None  # a system or toolkit header
         for base in where:
             cand = os.path.normpath(os.path.join(base, name)).replace(os.sep, "/")

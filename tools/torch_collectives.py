@@ -3,7 +3,7 @@
 
 One process per GPU (torch.multiprocessing), the NCCL backend, fp32 buffers, sizes doubling
 from --min-bytes to --max-bytes, with the sizes and bandwidths of nccl-tests as
-experiments/collectives.cuh defines them: the size is the larger of a rank's two buffers,
+cuprobe_suite/collectives.cuh defines them: the size is the larger of a rank's two buffers,
 algorithm bandwidth = size / time, bus bandwidth = algorithm bandwidth x 2(n-1)/n (all-reduce),
 (n-1)/n (all-gather, reduce-scatter, all-to-all) or 1 (broadcast). Each rank times `reps`
 calls of a size with CUDA events after `warmup` calls and a barrier; a sample is the slowest

@@ -1,5 +1,5 @@
 # access area: model/access.cuh, the sector model of a warp's global access,
-# experiments/kernels/access.cuh, the kernels that issue it, and experiments/access.cuh, their
+# cuprobe_suite/kernels/access.cuh, the kernels that issue it, and cuprobe_suite/access.cuh, their
 # bandwidth at DRAM and L2 working sets and the copy-vs-working-set curve (issue "Access patterns
 # explained by sectors"). Host tests on hand-worked cases and of the experiment's refusals and
 # sizing; SASS tests of the kernels; a GPU test of the experiment's results against the model; and
@@ -23,9 +23,9 @@ if(CUPROBE_BUILD_EXAMPLES AND Python3_EXECUTABLE)
                        RUN_SERIAL ON TIMEOUT 900 ENVIRONMENT "PYTHON=${Python3_EXECUTABLE}")
 endif()
 
-# SASS (release): experiments/kernels/access.cuh's kernels issue U = 4 loads of the element's width
-# per iteration (predicated on the region count), the copies as many stores, no local memory; the
-# .cg kernels the experiment runs, likewise.
+# SASS (release): cuprobe_suite/kernels/access.cuh's kernels issue U = 4 loads of the element's
+# width per iteration (predicated on the region count), the copies as many stores, no local memory;
+# the .cg kernels the experiment runs, likewise.
 set(_access_probe "${CMAKE_CURRENT_SOURCE_DIR}/sass/access.cu")
 set(_access_none "Li4ENS_3ptx5cache4none")
 set(_access_cg "Li4ENS_3ptx5cache2cg")

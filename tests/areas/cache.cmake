@@ -127,10 +127,10 @@ if(TEST sass.cache_loop_pass_loop_plain)
     "cuprobe-sass: FAILED: 'LDG' at 0x[0-9a-f]+ lies outside the outermost loop")
 endif()
 
-# ---- SASS: the cache-bandwidth kernels (experiments/kernels/cache_bw.cuh) and shared-memory
+# ---- SASS: the cache-bandwidth kernels (cuprobe_suite/kernels/cache_bw.cuh) and shared-memory
 # kernels (kernels/smem_bw.cuh). U accesses of the intended width per round, all in the loop. ----
 set(_cache_bw "${_cache_sass}/cache_bw.cu")
-# U = 4 (L2) and U = 16 (L1): the defaults of experiments/cache.cuh; U = 8 and 16 for the L2 too.
+# U = 4 (L2) and U = 16 (L1): the defaults of cuprobe_suite/cache.cuh; U = 8 and 16 for the L2 too.
 cuprobe_add_sass_test(cache_bw_l2_read SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l2_read_u4$"
   CHECK "^LDG\\.E\\.128\\.STRONG\\.GPU[ ] == 4" "^LDG == 4" "^STG\\.E[ ] == 1" "!LDL|STL"
   INSIDE_LOOP "LDG" LABELS cache)
@@ -145,7 +145,7 @@ cuprobe_add_sass_test(cache_bw_l2_copy SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNC
   INSIDE_LOOP "LDG|STG" LABELS cache)
 cuprobe_add_sass_test(cache_bw_l1_read SOURCE ${_cache_bw} OPTIONS -DNDEBUG FUNCTION "^l1_read_u16$"
   CHECK "^LDG\\.E\\.128[ ] == 16" "!LDG\\.E\\.128\\.STRONG" "!LDL|STL" INSIDE_LOOP "LDG" LABELS cache)
-# The tma_bulk write path (experiments/kernels/cache_bw_tma.cuh): one bulk store (UBLKCP.G.S) per
+# The tma_bulk write path (cuprobe_suite/kernels/cache_bw_tma.cuh): one bulk store (UBLKCP.G.S) per
 # chunk, inside the pass loop (the buffers' fill sits inside it too, on the fill pass), committed
 # (UTMACMDFLUSH), bounded at Stages - 1 = 3 groups in flight (DEPBAR.LE SB0, 0x3), drained at
 # the end (SB0, 0x0); the proxy fence before the first store; no st.global, no local memory.
@@ -155,7 +155,7 @@ cuprobe_add_sass_test(cache_bw_l2_bulk_write SOURCE ${_cache_bw} OPTIONS -DNDEBU
         "DEPBAR\\.LE SB0, 0x0 == 1" "FENCE\\.VIEW\\.ASYNC\\.S == 1" "!STG" "!LDL|STL"
   SEQUENCE "FENCE\\.VIEW\\.ASYNC\\.S" "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" "DEPBAR\\.LE SB0, 0x0"
   INSIDE_LOOP "UBLKCP\\.G\\.S" "DEPBAR\\.LE SB0, 0x3" LABELS cache)
-# The home write path (experiments/kernels/l2_home_write.cuh): 16-byte .cg stores
+# The home write path (cuprobe_suite/kernels/l2_home_write.cuh): 16-byte .cg stores
 # (STG.E.128.STRONG.GPU), 4 per iteration of the unrolled line loop, each after the LDS of its line
 # index, inside the pass loop; the plan is read with plain loads (LDG.E), the ticket taken with one
 # atomic; no local memory.

@@ -1,5 +1,5 @@
-# dsm area: distributed shared memory (experiments/kernels/dsm.cuh, experiments/dsm.cuh): the chase
-# into a peer CTA's shared memory and the neighbour-read bandwidth kernel. Host tests (options
+# dsm area: distributed shared memory (cuprobe_suite/kernels/dsm.cuh, cuprobe_suite/dsm.cuh): the
+# chase into a peer CTA's shared memory and the neighbour-read bandwidth kernel. Host tests (options
 # refused with a sentence, rings, sums, sizing), a gpu test (on an sm_90 GPU: every cluster size
 # measured or reported unlaunchable) and sass tests (sm_90a).
 cuprobe_host_test(dsm)

@@ -6,7 +6,7 @@
 # tests (epilogue placement, a multi-stage ring with and without multicast, gemm --small).
 cuprobe_host_test(hopper_pipeline)
 set_tests_properties(host.hopper_pipeline PROPERTIES LABELS "host;hopper_pipeline")
-# experiments/gemm_report.cuh's row description (it includes experiments/gemm.cuh: cuBLASLt)
+# cuprobe_suite/gemm_report.cuh's row description (it includes cuprobe_suite/gemm.cuh: cuBLASLt)
 cuprobe_host_test(gemm_report LINK CUDA::cublasLt)
 set_tests_properties(host.gemm_report PROPERTIES LABELS "host;hopper_pipeline")
 cuprobe_gpu_test(hopper_pipeline)
@@ -51,7 +51,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   # and ptxas does not serialise the wgmma (the SASS tier fails on warning C7515 by itself).
   # Clusters of 4: the same, with B multicast to 4 CTAs (a release to each of them).
   foreach(_c 2 4)
-    set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi256ELb0EEE")
+    set(_gemm_k "^_Z11gemm_kernelILi4ELi${_c}ELi2ELN7cuprobe5suite12gemm_variantE0E8scheduleILi256ELb0EEE")
     cuprobe_add_sass_test(gemm_kernel_cluster${_c} TARGET gemm FUNCTION "${_gemm_k}"
       CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "^UTMALDG\\.2D\\.MULTICAST == 1"
             "^UTMALDG\\.2D[ ] == 1" "^STSM\\.16\\.M88\\.4 == 16" "^UTMASTG\\.2D == 4" "!LDL|STL"
@@ -62,7 +62,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   # The ping-pong schedule (128 x 192 per consumer, clusters of 2): two m64 halves per K step,
   # 8 HGMMA.64x192x16 per K block, B multicast, two 64 x 192 epilogues (24 STSM, 6 stores).
   cuprobe_add_sass_test(gemm_kernel_pingpong TARGET gemm
-    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi192ELb1EEE"
+    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe5suite12gemm_variantE0E8scheduleILi192ELb1EEE"
     CHECK "^HGMMA\\.64x192x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^UTMASTG\\.2D == 6" "!LDL|STL"
     LABELS hopper_pipeline)
@@ -70,7 +70,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   # rows, and per half three full sub-tiles plus the last 8 columns (24 STSM.x4, 2 STSM.x2,
   # 8 stores); 200 accumulator registers per consumer thread and still no spill.
   cuprobe_add_sass_test(gemm_kernel_pingpong_200 TARGET gemm
-    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
+    FUNCTION "^_Z11gemm_kernelILi4ELi2ELi2ELN7cuprobe5suite12gemm_variantE0E8scheduleILi200ELb1EEE"
     CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "^UTMALDG\\.2D\\.MULTICAST == 1"
           "^STSM\\.16\\.M88\\.4 == 24" "^STSM\\.16\\.M88\\.2 == 2" "^UTMASTG\\.2D == 8" "!LDL|STL"
           "^UTMACCTL\\.PF == 5"
@@ -79,7 +79,7 @@ if(CUPROBE_BUILD_EXAMPLES)
   # each through both store paths (2 x 24 STG.E.128, 2 x 4 STG.E), no STSM, no tensor store,
   # still no spill.
   cuprobe_add_sass_test(gemm_kernel_pingpong_200_direct TARGET gemm
-    FUNCTION "^_Z11gemm_kernelILi5ELi2ELi0ELN7cuprobe11experiments12gemm_variantE0E8scheduleILi200ELb1EEE"
+    FUNCTION "^_Z11gemm_kernelILi5ELi2ELi0ELN7cuprobe5suite12gemm_variantE0E8scheduleILi200ELb1EEE"
     CHECK "^HGMMA\\.64x200x16\\.F32\\.BF16 == 8" "STG\\.E\\.128 == 48" "STG\\.E[ ] == 8" "!STSM|UTMASTG"
           "!LDL|STL"
     LABELS hopper_pipeline)

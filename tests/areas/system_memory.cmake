@@ -1,7 +1,7 @@
 # system_memory area: host memory and the copy engines (core/host_buffer.cuh, measure/bus.cuh,
-# experiments/kernels/host_memory.cuh, the host-mapped placement of gen/chase.cuh,
-# experiments/system_memory.cuh, experiments/copy_engine.cuh, the above_bus_rate flag). Host tests
-# (options refused with a sentence, the nominal-rate formula, the link from NVML readings, pageable
+# cuprobe_suite/kernels/host_memory.cuh, the host-mapped placement of gen/chase.cuh,
+# cuprobe_suite/system_memory.cuh, cuprobe_suite/copy_engine.cuh, the above_bus_rate flag). Host
+# tests (options refused with a sentence, the nominal-rate formula, the link from NVML readings, pageable
 # buffers and size refusals without a GPU, the flag), a gpu test (the .cv visibility test passes on
 # mapped host memory; .cv and .cg agree on device memory; copies validate; zero-copy reads stay
 # within the bus; a host-mapped chase ends where a host walk does) and sass tests (sm_90a).

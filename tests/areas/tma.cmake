@@ -1,6 +1,6 @@
-# tma area: gen/tma.cuh (TMA stream kernels, chase functors), experiments/kernels/tma_multicast.cuh
-# (the cluster multicast stream), experiments/tma.cuh and experiments/tma_multicast.cuh (latency,
-# stream bandwidth beside ld/st, multicast). Host tests (options, kernel choice, checksum, sizes),
+# tma area: gen/tma.cuh (TMA stream kernels, chase functors),
+# cuprobe_suite/kernels/tma_multicast.cuh (the cluster multicast stream), cuprobe_suite/tma.cuh and
+# cuprobe_suite/tma_multicast.cuh (latency, stream bandwidth beside ld/st, multicast). Host tests (options, kernel choice, checksum, sizes),
 # gpu tests (small runs on an sm_90 GPU, every output validated; the multicast kernel's debug trap
 # in a child process) and sass tests (sm_90a).
 cuprobe_host_test(tma)
@@ -66,7 +66,7 @@ cuprobe_add_sass_test(tma_chase_tensor SOURCE ${_tma_probe} OPTIONS -DNDEBUG
   CHECK "^UTMALDG\\.2D >= 4" "SYNCS\\.PHASECHK\\.TRANS64\\.TRYWAIT >= 4" "!^LDG|^STG|UBLKCP"
   LABELS tma)
 
-# The multicast stream (experiments/kernels/tma_multicast.cuh), clusters of 4, 4 stages: one
+# The multicast stream (cuprobe_suite/kernels/tma_multicast.cuh), clusters of 4, 4 stages: one
 # multicast copy (UBLKCP.S.G.MULTICAST) and no unicast one, the consumers' LDS.128, the relay warp's
 # remote arrive in its two forms (mapa + arrive.release.cluster or .relaxed.cluster, chosen at run
 # time: SYNCS.ARRIVE.TRANS64.RED twice) inside the first loop (per chunk, not hoisted), and exactly

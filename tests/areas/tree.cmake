@@ -1,6 +1,7 @@
 # The tree's own rules (tests/tree/check_tree.cmake): every asm in ptx/, no file over 600 lines
 # without a reason, each header includes only what docs/layers.txt lets its layer include (the
-# suite: public headers only) and docs/guide.md's layer table is the one generated from it, every
+# suite: public headers only, its names in cuprobe::suite and no library namespace) and
+# docs/guide.md's layer table is the one generated from it, every
 # path a comment or a doc names exists, no include cycle, the line budget, and clang-format clean.
 # Host tier: no GPU, no build.
 foreach(check IN ITEMS asm length layers layers_doc paths cycles budget)
@@ -33,13 +34,14 @@ add_test(NAME host.tree_asm_catches
           -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
 set_tests_properties(host.tree_asm_catches PROPERTIES LABELS host
   PASS_REGULAR_EXPRESSION "gen/bad.cuh:3: inline asm outside include/cuprobe/ptx/")
-# ... and the layer check too, by the real statement (docs/layers.txt): model/ including gen/, a
-# folder in no layer, and the suite including a library detail/ header are caught.
+# ... and the layer check too, by the real statement (docs/layers.txt): a library header opening
+# the suite's namespace, model/ including gen/, a folder in no layer, a suite header opening
+# cuprobe::gen, and the suite including a library detail/ header are caught.
 add_test(NAME host.tree_layers_catches
   COMMAND "${CMAKE_COMMAND}" -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/tree/fixture -DCHECK=layers
           -DLAYERS=${PROJECT_SOURCE_DIR}/docs/layers.txt -P "${CMAKE_CURRENT_SOURCE_DIR}/tree/check_tree.cmake")
 set_tests_properties(host.tree_layers_catches PROPERTIES LABELS host PASS_REGULAR_EXPRESSION
-  "model/upward.cuh \\(layer model\\) includes the gen layer.*stray/orphan.cuh: its folder is in no layer.*experiments/peek.cuh includes a detail/ header of include/cuprobe/ptx/")
+  "gen/suite_names.cuh \\(layer gen\\) opens the suite's namespace cuprobe::suite.*model/upward.cuh \\(layer model\\) includes the gen layer.*stray/orphan.cuh: its folder is in no layer.*cuprobe_suite/kernels/libspace.cuh \\(the suite\\) opens the library's namespace cuprobe::gen.*cuprobe_suite/peek.cuh includes a detail/ header of include/cuprobe/ptx/")
 # ... and the table check: the fixture's docs/guide.md has a table the statement does not give.
 add_test(NAME host.tree_layers_doc_catches
   COMMAND "${CMAKE_COMMAND}" -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/tree/fixture -DCHECK=layers_doc

@@ -1,5 +1,6 @@
 # wgmma area: ptx/wgmma.cuh (warpgroup MMA, sm_90a) and its parts in ptx/detail/wgmma_*.cuh;
-# the benchmark (gen/wgmma*.cuh, experiments/wgmma*.cuh, examples/wgmma) at the end of the file.
+# the benchmark (cuprobe_suite/kernels/wgmma*.cuh, cuprobe_suite/wgmma*.cuh, examples/wgmma) at the
+# end of the file.
 # Host (descriptor, layouts, maps, sparse helper; illegal combinations), sass and gpu tests.
 cuprobe_host_test(wgmma)
 cuprobe_gpu_test(wgmma)
@@ -188,7 +189,7 @@ cuprobe_add_sass_test(wgmma_debug_config_same_mmas SOURCE ${_wgmma_ops} CONFIG D
   FUNCTION "^probe_bf16_n256$" CHECK "^HGMMA\\.64x256x16\\.F32\\.BF16 == 4" "!LDL|STL"
   LABELS wgmma)
 
-# ---- The WGMMA benchmark: experiments/kernels/wgmma*.cuh, experiments/wgmma*.cuh. ----
+# ---- The WGMMA benchmark: cuprobe_suite/kernels/wgmma*.cuh, cuprobe_suite/wgmma*.cuh. ----
 # Host: peak table, traits, loop trips, sizing, records, codecs, reference, refused options.
 # GPU: throughput >= 80 % of peak at the in-kernel clock (timing), random operands against the
 # fp64 reference, latency (tests/gpu/wgmma_bench.cu).
@@ -264,8 +265,8 @@ _wgmma_bench(bf16_n256_sparse "^bench_bf16_n256_sparse$"
              "^HGMMA\\.SP.*0x0$ >= 3" "${_wait1}")
 _wgmma_bench(e4m3_n256_sparse "^bench_e4m3_n256_sparse$"
              "QGMMA\\.SP\\.64x256x64\\.F32\\.E4M3\\.E4M3 ${_ss}, ${_d}, R[0-9]+" "${_open}" "${_wait1}")
-# RS, N = 256: the library's kernel template with its launch bound of two warpgroups.
-set(_rs_kernel "_ZN7cuprobe3gen18wgmma_bench_kernelINS0_11wgmma_benchINS_3ptx5wgmma4bf16ELi256ELb1E")
+# RS, N = 256: the suite's kernel template with its launch bound of two warpgroups.
+set(_rs_kernel "_ZN7cuprobe5suite7kernels18wgmma_bench_kernelINS1_11wgmma_benchINS_3ptx5wgmma4bf16ELi256ELb1E")
 _wgmma_bench(bf16_n256_rs "^${_rs_kernel}Lb0E" "HGMMA\\.64x256x16\\.F32\\.BF16 ${_rs}, ${_d}"
              "${_open}" "${_wait1}")
 _wgmma_bench(bf16_n256_rs_sparse "^${_rs_kernel}Lb1E"

@@ -2,8 +2,9 @@
 # C++17, warnings as errors:
 #   ```cpp compile   a whole translation unit
 #   ```cpp body      statements: compiled as the body of a host function, after BODY_PRELUDE
-#                    (default: #include <cuprobe/suite.cuh>, the blocks and the suite, <cstdio> and <string>), with
-#                    `dev` (the device_info of an H200-like device) in scope
+#                    (default: #include <cuprobe_suite/suite.cuh>, the blocks and the suite,
+#                    <cstdio> and <string>), with `dev` (the device_info of an H200-like device)
+#                    in scope
 #   cmake -DROOT=<source dir> -DNVCC=<nvcc> -DOUT=<dir> [-DDOCS=<file;...>] -P check_snippets.cmake
 #
 # The blocks are compiled together, in one translation unit: each block in a namespace of its
@@ -19,7 +20,7 @@ if(NOT DEFINED DOCS)
   list(PREPEND DOCS "${ROOT}/README.md")
 endif()
 if(NOT DEFINED BODY_PRELUDE)
-  set(BODY_PRELUDE "#include <cuprobe/suite.cuh>\n#include <cstdio>\n#include <string>\n")
+  set(BODY_PRELUDE "#include <cuprobe_suite/suite.cuh>\n#include <cstdio>\n#include <string>\n")
 endif()
 file(MAKE_DIRECTORY "${OUT}")
 

@@ -1,4 +1,4 @@
-// gpu tier: experiments/access.cuh against the sector model. Every point validates itself (the
+// gpu tier: cuprobe_suite/access.cuh against the sector model. Every point validates itself (the
 // experiment throws on a wrong sink or copy), so reaching the checks means the reads and copies
 // were right. Timing checks (CUPROBE_TIMING_CHECK: reported, not asserted, under a sanitizer):
 // at DRAM, 4- and 16-byte stride-2 reads fetch twice the bytes and reach 0.5 of the aligned rate
@@ -9,13 +9,13 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/access.cuh>
+#include <cuprobe_suite/access.cuh>
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace model = cuprobe::model;
 
 namespace {

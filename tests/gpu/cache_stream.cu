@@ -4,12 +4,12 @@
 // checks; a wrong or unwritten word is caught; the replicated layout reads the whole array in
 // every block; arguments are checked before a launch. Covering grids (one element per thread)
 // give the same outputs for any element count and block size; the driver peers of
-// experiments/memory.cuh write into a workload's own arrays.
+// cuprobe_suite/memory.cuh write into a workload's own arrays.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/memory.cuh>
 #include <cuprobe/gen/stream.cuh>
+#include <cuprobe_suite/memory.cuh>
 
 #include <cstdint>
 #include <optional>
@@ -113,8 +113,8 @@ CUPROBE_GPU_TEST_CASE(
   w.fill_inputs(9);
   w.poison_outputs();
   w.args(gen::stream_covering_shape(100000, 256));
-  const auto m = cuprobe::experiments::memcpy_bandwidth(w.output().data(), w.input(0).data(),
-                                                        100000 * 16, o, cuprobe::data_source::any);
+  const auto m = cuprobe::suite::memcpy_bandwidth(w.output().data(), w.input(0).data(), 100000 * 16,
+                                                  o, cuprobe::data_source::any);
   CHECK(m.samples.size() == 2);
   CHECK(m.gb_per_s() > 0);
   const auto c = w.check();

@@ -1,4 +1,4 @@
-// gpu tier: experiments/dsm.cuh on an sm_90 GPU, small: every cluster size 1, 2, 4, 8, 16 is
+// gpu tier: cuprobe_suite/dsm.cuh on an sm_90 GPU, small: every cluster size 1, 2, 4, 8, 16 is
 // either measured or reported unlaunchable (with the reason, printed); the chases end on the
 // node a host walk of the target's ring reaches, a remote hop costs more than a local one, the
 // remote CTA ran on another SM; bandwidth is positive, below the shared-memory limit (5 %), one
@@ -6,12 +6,12 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/dsm.cuh>
+#include <cuprobe_suite/dsm.cuh>
 
 #include <algorithm>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 
 namespace {
 void nothing(const std::string&) {}

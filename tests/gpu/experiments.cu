@@ -1,15 +1,15 @@
-// gpu tier: experiments/: each experiment function runs in a small setting and its result is
+// gpu tier: cuprobe_suite/: each experiment function runs in a small setting and its result is
 // plausible (levels in the right order, rates within the device's ceilings, every point
 // validated, the protocol's record on every measurement).
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cmath>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 
@@ -294,7 +294,7 @@ CUPROBE_GPU_TEST_CASE("shared memory: conflict-free near the limit, n-way confli
   const double free_rate = r.conflicts[0].bytes_per_clock_per_sm;
   for (const auto& p : r.conflicts) {
     CAPTURE(p.stride);
-    CHECK(p.conflict_ways == cuprobe::gen::smem_conflict_ways(p.stride));
+    CHECK(p.conflict_ways == cuprobe::suite::kernels::smem_conflict_ways(p.stride));
     // An n-way conflict takes n wavefronts: n x the time of the conflict-free access, 10 %.
     CUPROBE_TIMING_CHECK(free_rate / p.bytes_per_clock_per_sm ==
                          doctest::Approx(p.conflict_ways).epsilon(0.10));

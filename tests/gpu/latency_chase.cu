@@ -5,10 +5,10 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/latency.cuh>
-#include <cuprobe/experiments/latency_sweeps.cuh>
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/model/plateau.cuh>
+#include <cuprobe_suite/latency.cuh>
+#include <cuprobe_suite/latency_sweeps.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -170,8 +170,8 @@ CUPROBE_GPU_TEST_CASE("an L1-resident chase is faster than one over 4x the L2") 
                      << " MiB: " << b.cycles_per_hop << " cycles/hop");
 }
 
-CUPROBE_GPU_TEST_CASE("experiments::chase_latency: the chase through the protocol") {
-  namespace ex = cuprobe::experiments;
+CUPROBE_GPU_TEST_CASE("suite::chase_latency: the chase through the protocol") {
+  namespace ex = cuprobe::suite;
   g::chase_ring ring(256 << 10, 128, 1, 5);
   const auto next = g::chase_successors(ring.nodes(), 1, 5);
   ex::chase_latency_options o;
@@ -208,12 +208,12 @@ CUPROBE_GPU_TEST_CASE("experiments::chase_latency: the chase through the protoco
                        cuprobe::error);
 }
 
-CUPROBE_GPU_TEST_CASE("experiments::tlb_sweep and lane_modes: every point, in order, plausible") {
+CUPROBE_GPU_TEST_CASE("suite::tlb_sweep and lane_modes: every point, in order, plausible") {
   const auto dev = cuprobe::device_info::query();
   std::vector<std::string> seen;
   const auto note = [&](const std::string& s) { seen.push_back(s); };
 
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   ex::tlb_sweep_options to;
   to.strides = {std::size_t(64) << 10};
   to.max_bytes = std::size_t(2) << 20;  // 128 KiB, 256 KiB, ..., 2 MiB: five points

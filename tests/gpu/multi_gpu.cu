@@ -10,13 +10,13 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/collectives_nccl.cuh>
-#include <cuprobe/experiments/peer.cuh>
 #include <cuprobe/report/node.cuh>
+#include <cuprobe_suite/collectives_nccl.cuh>
+#include <cuprobe_suite/peer.cuh>
 
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using cuprobe::peer_method;
 
 namespace {

@@ -8,13 +8,13 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/collectives_nccl.cuh>
-#include <cuprobe/experiments/peer.cuh>
+#include <cuprobe_suite/collectives_nccl.cuh>
+#include <cuprobe_suite/peer.cuh>
 
 #include <cstdio>
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using cuprobe::peer_method;
 
 namespace {

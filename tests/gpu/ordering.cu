@@ -5,9 +5,9 @@
 //   fence must be what the reader sees after its acquire-side fence, in every round. (The
 //   reader's plain loads could hit a stale L1 line without the acquire half's invalidation.)
 // - fence_proxy_async: shared-memory writes, the proxy fence, then cp.async.bulk to global.
-// - experiments::fence_costs: runs, finite numbers, the orderings that cannot fail; each
+// - suite::fence_costs: runs, finite numbers, the orderings that cannot fail; each
 //   figure is a measurement of the protocol (unit cycles, environment, flags).
-// - experiments::fence_cost_by_home: lines sorted by their L2 home (each once, the same in a
+// - suite::fence_cost_by_home: lines sorted by their L2 home (each once, the same in a
 //   second chase), every placed point measured on its SM; near/far differences printed.
 // - ptx/atomic.cuh: the message-passing loop's flag and acknowledgement go through its loads and
 //   stores; every thread of 64 blocks takes a ticket with atomic_fetch_add at each semantics:
@@ -16,10 +16,10 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/ordering.cuh>
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/atomic.cuh>
 #include <cuprobe/ptx/fence.cuh>
+#include <cuprobe_suite/ordering.cuh>
 
 #include <cuda/ptx>
 
@@ -302,8 +302,8 @@ CUPROBE_GPU_TEST_CASE("fence_proxy_async: shared-memory writes reach cp.async.bu
 
 // ---- fence cost ------------------------------------------------------------------------------
 
-CUPROBE_GPU_TEST_CASE("experiments::fence_costs: every semantics x scope, finite and positive") {
-  namespace ex = cuprobe::experiments;
+CUPROBE_GPU_TEST_CASE("suite::fence_costs: every semantics x scope, finite and positive") {
+  namespace ex = cuprobe::suite;
   ex::fence_cost_options o;
   o.iterations = 256;
   o.run.stop = cuprobe::stopping_rule::fixed(3);
@@ -350,8 +350,8 @@ CUPROBE_GPU_TEST_CASE("experiments::fence_costs: every semantics x scope, finite
 // the classification covers the ring's lines once each and repeats, every placed point is
 // measured on the SM it asked for, positive, with its home recorded. The near/far differences
 // are printed, not asserted (docs/memory-latency.md quotes them).
-CUPROBE_GPU_TEST_CASE("experiments::fence_cost_by_home: lines sorted by L2 home, both measured") {
-  namespace ex = cuprobe::experiments;
+CUPROBE_GPU_TEST_CASE("suite::fence_cost_by_home: lines sorted by L2 home, both measured") {
+  namespace ex = cuprobe::suite;
   const auto dev = cuprobe::device_info::query();
   const ex::fence_cost_lines lines(0);
   const auto& h = lines.homes;
@@ -425,8 +425,8 @@ CUPROBE_GPU_TEST_CASE("experiments::fence_cost_by_home: lines sorted by L2 home,
   }
 }
 
-CUPROBE_GPU_TEST_CASE("experiments::publish_consume: every launch exact") {
-  namespace ex = cuprobe::experiments;
+CUPROBE_GPU_TEST_CASE("suite::publish_consume: every launch exact") {
+  namespace ex = cuprobe::suite;
   ex::publish_consume_options o;
   o.launches = 20;
   o.elements = 1 << 16;

@@ -7,11 +7,11 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/system_memory.cuh>
+#include <cuprobe_suite/system_memory.cuh>
 
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 
 namespace {

@@ -1,23 +1,24 @@
-// gpu tier: gen/tma.cuh and experiments/tma.cuh on an sm_90 GPU, in small settings: every stream
+// gpu tier: gen/tma.cuh and cuprobe_suite/tma.cuh on an sm_90 GPU, in small settings: every stream
 // point validated (the load streams' checksum over every launch, the store streams' whole
 // output), the chases through bulk and tensor copies end on the node a host walk of the ring
 // reaches (so every hop copied the right 16 bytes), latencies ordered L2 < DRAM, and a
 // "DRAM" stream whose working set fits the L2 flagged as such. The cluster multicast stream
-// (experiments/kernels/tma_multicast.cuh): every rank's sum equals the host's for clusters of 1, 2
-// and 4, with and without multicast, 1 to 8 stages, in debug mode (bounded waits); tma_multicast's
-// points validated and its delivered/DRAM accounting; the store variants validated. Timing checks
-// are skipped visibly under compute-sanitizer.
+// (cuprobe_suite/kernels/tma_multicast.cuh): every rank's sum equals the host's for clusters of 1,
+// 2 and 4, with and without multicast, 1 to 8 stages, in debug mode (bounded waits);
+// tma_multicast's points validated and its delivered/DRAM accounting; the store variants validated.
+// Timing checks are skipped visibly under compute-sanitizer.
 #define CUPROBE_PTX_CHECKS 1
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <string>
 #include <vector>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
+namespace kernels = cuprobe::suite::kernels;
 
 namespace {
 /// False, with a visible SKIPPED message, on a GPU without TMA and clusters (before sm_90).
@@ -176,17 +177,17 @@ std::vector<std::uint32_t> multicast_sums(const cuprobe::device_buffer<std::uint
                                           std::uint32_t passes) {
   cuprobe::device_buffer<std::uint32_t> sums(n);
   sums.zero();
-  gen::tma_multicast_args a;
+  kernels::tma_multicast_args a;
   a.src = array.data();
   a.chunk_bytes = chunk;
   a.chunks = array.bytes() / chunk;
   a.passes = passes;
   a.sums = sums.data();
   cuprobe::hopper::cluster_launch c;
-  c.shape = {dim3(n * clusters), dim3(gen::tma_multicast_threads(4)),
+  c.shape = {dim3(n * clusters), dim3(kernels::tma_multicast_threads(4)),
              gen::tma_stream_smem_bytes(chunk, stages)};
   c.cluster = dim3(n);
-  cuprobe::hopper::launch(gen::tma_multicast_kernel_for(n, multicast, stages), c, a);
+  cuprobe::hopper::launch(kernels::tma_multicast_kernel_for(n, multicast, stages), c, a);
   CUPROBE_CHECK(cudaDeviceSynchronize());
   return sums.to_host();
 }

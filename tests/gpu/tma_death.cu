@@ -1,4 +1,4 @@
-// gpu tier, death tests of experiments/kernels/tma_multicast.cuh: in a debug build the multicast
+// gpu tier, death tests of cuprobe_suite/kernels/tma_multicast.cuh: in a debug build the multicast
 // stream kernel traps with its sentence instead of hanging or corrupting a peer's shared memory
 // when it is launched in clusters of the wrong size or given a chunk its ranks cannot split; the
 // correct launch completes with the right per-rank sums. A trap destroys the CUDA context, so each
@@ -11,9 +11,9 @@
 #include <cuprobe/testing/child.cuh>
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/kernels/tma_multicast.cuh>
 #include <cuprobe/gen/tma.cuh>
 #include <cuprobe/hopper/cluster.cuh>
+#include <cuprobe_suite/kernels/tma_multicast.cuh>
 
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace gen = cuprobe::gen;
+namespace kernels = cuprobe::suite::kernels;
 namespace h = cuprobe::hopper;
 
 namespace {
@@ -44,18 +45,18 @@ int run_child(const std::string& name) {
   }
   cudaMemset(sums, 0, 4 * 4);
   gen::tma_iota_kernel<<<64, 256>>>(array, words);
-  gen::tma_multicast_args a;
+  kernels::tma_multicast_args a;
   a.src = array;
   a.chunk_bytes = name == "bad_chunk" ? 1040 : chunk;  // 1040 is not a multiple of 16 x 4
   a.chunks = a.chunk_bytes == chunk ? chunks : words * 4 / a.chunk_bytes;
   a.sums = sums;
-  const auto kernel = gen::tma_multicast_stream_kernel<2, 4, true>;
+  const auto kernel = kernels::tma_multicast_stream_kernel<2, 4, true>;
   const std::size_t smem = gen::tma_stream_smem_bytes(a.chunk_bytes, 2);
   if (name == "wrong_cluster") {
-    kernel<<<8, gen::tma_multicast_threads(4), smem>>>(a);  // no clusters: each CTA alone
+    kernel<<<8, kernels::tma_multicast_threads(4), smem>>>(a);  // no clusters: each CTA alone
   } else {
     h::cluster_launch l;
-    l.shape = {dim3(8), dim3(gen::tma_multicast_threads(4)), smem};
+    l.shape = {dim3(8), dim3(kernels::tma_multicast_threads(4)), smem};
     l.cluster = dim3(4);
     try {
       h::launch(kernel, l, a);
@@ -119,8 +120,9 @@ CUPROBE_GPU_TEST_CASE("multicast stream, debug build: a correct cluster launch c
 
 CUPROBE_GPU_TEST_CASE("multicast stream, debug build: traps when not launched in its clusters") {
   if (!has_clusters()) return;
-  expect_trap("wrong_cluster", {"cuprobe::gen::tma_multicast_stream_kernel<Cluster = 4>: bad "
-                                "cluster size: it runs in clusters of 1 CTAs"});
+  expect_trap("wrong_cluster",
+              {"cuprobe::suite::kernels::tma_multicast_stream_kernel<Cluster = 4>: bad "
+               "cluster size: it runs in clusters of 1 CTAs"});
 }
 
 CUPROBE_GPU_TEST_CASE("multicast stream, debug build: traps on a chunk its ranks cannot split") {

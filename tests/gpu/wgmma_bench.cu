@@ -1,4 +1,4 @@
-// gpu tier: experiments/wgmma.cuh on an sm_90 GPU: bf16 m64n256k16 SS throughput over every SM
+// gpu tier: cuprobe_suite/wgmma.cuh on an sm_90 GPU: bf16 m64n256k16 SS throughput over every SM
 // reaches 80 % of the tensor-core peak at the clock measured in the kernel (a timing check,
 // skipped visibly under compute-sanitizer), one block per SM, clocks and NVML on record; random
 // operands give the fp64 reference's D in every warpgroup (SS, RS, sparse, tf32, fp8; 1 and 2
@@ -7,13 +7,13 @@
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
-#include <cuprobe/experiments/wgmma.cuh>
+#include <cuprobe_suite/wgmma.cuh>
 
 #include <cmath>
 #include <string>
 
-namespace ex = cuprobe::experiments;
-namespace gen = cuprobe::gen;
+namespace ex = cuprobe::suite;
+namespace kernels = cuprobe::suite::kernels;
 namespace wg = cuprobe::ptx::wgmma;
 
 namespace {
@@ -51,7 +51,7 @@ CUPROBE_GPU_TEST_CASE("wgmma bf16 m64n256k16 SS: >= 80 % of peak at the in-kerne
   const auto dev = cuprobe::device_info::query();
   if (!sm90(dev)) return;
   for (unsigned w : {1u, 2u}) {
-    const auto r = checked<gen::wgmma_bench<wg::bf16, 256>>(dev, short_run(false, w));
+    const auto r = checked<kernels::wgmma_bench<wg::bf16, 256>>(dev, short_run(false, w));
     MESSAGE(r.config << ", " << w << " warpgroup(s)/SM, " << r.in_flight << ": " << r.tflops
                      << " TFLOP/s in " << r.run_ms << " ms launches, in-kernel clock "
                      << r.clock.median_mhz << " MHz (" << r.clock.min_mhz << " .. "
@@ -77,15 +77,15 @@ CUPROBE_GPU_TEST_CASE("wgmma bf16 m64n256k16 SS: >= 80 % of peak at the in-kerne
 CUPROBE_GPU_TEST_CASE("wgmma random operands: every warpgroup's D is the fp64 reference's") {
   const auto dev = cuprobe::device_info::query();
   if (!sm90(dev)) return;
-  checked<gen::wgmma_bench<wg::bf16, 256>>(dev, short_run(true, 2));
-  checked<gen::wgmma_bench<wg::bf16, 256, true>>(dev, short_run(true, 2));
-  checked<gen::wgmma_bench<wg::bf16, 256, false, true>>(dev, short_run(true));
-  checked<gen::wgmma_bench<wg::tf32, 64>>(dev, short_run(true, 3));
-  checked<gen::wgmma_bench<wg::e4m3, 128, false, false, 4, gen::wgmma_no_wait>>(dev,
-                                                                                short_run(true));
+  checked<kernels::wgmma_bench<wg::bf16, 256>>(dev, short_run(true, 2));
+  checked<kernels::wgmma_bench<wg::bf16, 256, true>>(dev, short_run(true, 2));
+  checked<kernels::wgmma_bench<wg::bf16, 256, false, true>>(dev, short_run(true));
+  checked<kernels::wgmma_bench<wg::tf32, 64>>(dev, short_run(true, 3));
+  checked<kernels::wgmma_bench<wg::e4m3, 128, false, false, 4, kernels::wgmma_no_wait>>(
+      dev, short_run(true));
   auto o = short_run(true);
   o.validate_iterations = 64;  // a longer chain: 256 K blocks
-  checked<gen::wgmma_bench<wg::bf16, 256>>(dev, o);
+  checked<kernels::wgmma_bench<wg::bf16, 256>>(dev, o);
 }
 
 CUPROBE_GPU_TEST_CASE("wgmma latency: finite, positive, not below one MMA at the peak rate") {

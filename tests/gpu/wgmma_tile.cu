@@ -13,10 +13,10 @@
 // (0xFF bytes), so an element left unwritten, and any NaN, fails.
 #pragma once
 
-#include <cuprobe/experiments/kernels/wgmma.cuh>
 #include <cuprobe/ptx/fence.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 #include <cuprobe/testing/doctest.cuh>
+#include <cuprobe_suite/kernels/wgmma.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -27,13 +27,14 @@
 namespace wgt {
 
 namespace wg = cuprobe::ptx::wgmma;
-namespace gen = cuprobe::gen;
+namespace kernels = cuprobe::suite::kernels;
 using wg::major;
 
 // The host codecs, random tiles, reference and comparison are the suite's
-// (experiments/kernels/wgmma_check.cuh), as are the tile stores (experiments/kernels/wgmma.cuh).
+// (cuprobe_suite/kernels/wgmma_check.cuh), as are the tile stores
+// (cuprobe_suite/kernels/wgmma.cuh).
 template <class T>
-using codec = gen::wgmma_codec<T>;
+using codec = kernels::wgmma_codec<T>;
 
 /// One test configuration (all compile-time: the instruction's immediates and shape).
 template <class D_, int N_, class A_, class B_, bool RS_ = false, bool Sparse_ = false,
@@ -75,8 +76,8 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
   const std::uint32_t sa = raw_addr + pad, sb = sa + p.a_bytes;
   const int t = int(threadIdx.x);
 
-  if constexpr (!C::rs) gen::wgmma_store_tile<A::bytes>(smem, p.la, p.a, 64, C::ka);
-  gen::wgmma_store_tile<B::bytes>(smem + p.a_bytes, p.lb, p.b, N, C::k);
+  if constexpr (!C::rs) kernels::wgmma_store_tile<A::bytes>(smem, p.la, p.a, 64, C::ka);
+  kernels::wgmma_store_tile<B::bytes>(smem + p.a_bytes, p.lb, p.b, N, C::k);
   cuprobe::ptx::fence_proxy_async_shared_cta();  // generic-proxy stores -> async proxy (wgmma)
   __syncthreads();
 
@@ -97,7 +98,7 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
 #pragma unroll
       for (int e = 0; e < wg::a_fragment_elements_v<A>; ++e) {
         const wg::coord q = wg::a_fragment_coord<A>(t, e);
-        f[s].set_bits(e, gen::wgmma_load_raw<A::bytes>(
+        f[s].set_bits(e, kernels::wgmma_load_raw<A::bytes>(
                              p.a, std::size_t(q.row) * C::ka + s * C::step_ka + q.col));
       }
     }
@@ -144,8 +145,8 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
        wg::swizzle_name(swizzle_b), ", scale A ", C::sa, ", scale B ", C::sb, ", scale_d ",
        scale_d);
   std::vector<std::uint8_t> a_raw, b_raw;
-  std::vector<float> a = gen::wgmma_random_values<A>(std::size_t(64) * K, seed, a_raw);
-  const std::vector<float> b = gen::wgmma_random_values<B>(std::size_t(N) * K, seed + 1, b_raw);
+  std::vector<float> a = kernels::wgmma_random_values<A>(std::size_t(64) * K, seed, a_raw);
+  const std::vector<float> b = kernels::wgmma_random_values<B>(std::size_t(N) * K, seed + 1, b_raw);
   std::vector<float> c(std::size_t(64) * N);
   {
     std::mt19937_64 rng(seed + 2);
@@ -156,12 +157,12 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
   if constexpr (C::sparse) {
     const wg::sparse_tile s = wg::prune_2_4<A>(a, K, C::sel);
     a = s.pruned;  // what the tensor core multiplies
-    a_raw = gen::wgmma_raw_of<A>(s.compressed);
+    a_raw = kernels::wgmma_raw_of<A>(s.compressed);
     meta = s.metadata;
   }
   // fp64 reference and the per-element error scale.
   const auto ref =
-      gen::wgmma_reference_of(a, b, 64, N, K, double(C::sa * C::sb), scale_d ? &c : nullptr);
+      kernels::wgmma_reference_of(a, b, 64, N, K, double(C::sa * C::sb), scale_d ? &c : nullptr);
 
   const auto la = wg::canonical_layout::of<A>(swizzle_a, C::ma, 64, C::ka);
   const auto lb = wg::canonical_layout::of<B>(swizzle_b, C::mb, N, K);
@@ -185,8 +186,8 @@ void run_tile(wg::swizzle swizzle_a, wg::swizzle swizzle_b, bool scale_d, std::u
   CUPROBE_CHECK(cudaDeviceSynchronize());
   const std::vector<float> d = dd.to_host();
 
-  const double tol = gen::wgmma_tolerance<typename C::D, A>();
-  const gen::wgmma_comparison cmp = gen::wgmma_compare(d, ref, tol);
+  const double tol = kernels::wgmma_tolerance<typename C::D, A>();
+  const kernels::wgmma_comparison cmp = kernels::wgmma_compare(d, ref, tol);
   INFO(cmp.message);
   CHECK(cmp.non_finite == 0);
   CHECK(cmp.out_of_bound == 0);

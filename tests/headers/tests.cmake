@@ -12,9 +12,9 @@
 # self-contained fails its test.
 file(GLOB_RECURSE _cuprobe_headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}/include"
      "${PROJECT_SOURCE_DIR}/include/cuprobe/*.cuh")
-# The suite's headers (suite/cuprobe/experiments/) are held to the same rule.
+# The suite's headers (suite/cuprobe_suite/) are held to the same rule.
 file(GLOB_RECURSE _cuprobe_suite_headers CONFIGURE_DEPENDS RELATIVE "${PROJECT_SOURCE_DIR}/suite"
-     "${PROJECT_SOURCE_DIR}/suite/cuprobe/*.cuh")
+     "${PROJECT_SOURCE_DIR}/suite/cuprobe_suite/*.cuh")
 set(_hdir "${CMAKE_CURRENT_BINARY_DIR}/headers")
 get_target_property(_doctest_incs doctest::doctest INTERFACE_INCLUDE_DIRECTORIES)
 set(_hincs "-I${PROJECT_SOURCE_DIR}/include")
@@ -39,14 +39,15 @@ function(_cuprobe_header_alone_test name header)
   set_tests_properties(${name} PROPERTIES LABELS "host;headers" TIMEOUT 120)
 endfunction()
 
-# A public header sees include/ only; a suite header sees suite/ as well.
+# A public header sees include/ only; a suite header sees suite/ as well. A library header's test
+# is named by its path below cuprobe/, a suite header's by its whole include path
+# (cuprobe_suite/access.cuh).
 foreach(h IN LISTS _cuprobe_headers)
   string(REGEX REPLACE "^cuprobe/" "" short "${h}")
   _cuprobe_header_alone_test(host.header_alone.${short} "${h}")
 endforeach()
 foreach(h IN LISTS _cuprobe_suite_headers)
-  string(REGEX REPLACE "^cuprobe/" "" short "${h}")
-  _cuprobe_header_alone_test(host.header_alone.${short} "${h}" "-I${PROJECT_SOURCE_DIR}/suite")
+  _cuprobe_header_alone_test(host.header_alone.${h} "${h}" "-I${PROJECT_SOURCE_DIR}/suite")
 endforeach()
 _cuprobe_header_alone_test(host.header_alone_catches_missing_include "broken.cuh"
   "-I${CMAKE_CURRENT_SOURCE_DIR}/headers/fixture")

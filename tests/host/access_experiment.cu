@@ -1,17 +1,17 @@
-// host tier: experiments/access.cuh without a GPU: every bad option of access_patterns and
+// host tier: cuprobe_suite/access.cuh without a GPU: every bad option of access_patterns and
 // copy_curve is refused with a sentence naming the field before any CUDA call; the pattern
 // lists hold what their comments say; the working sets derive from the device's L2 as stated.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/access.cuh>
+#include <cuprobe_suite/access.cuh>
 
 #include <set>
 #include <string>
 
 #include "h200_like.cuh"
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace model = cuprobe::model;
 using doctest::Contains;
 
@@ -118,7 +118,7 @@ TEST_CASE("access pattern lists") {
   std::set<std::string> labels;
   std::set<unsigned> widths;
   for (const auto& p : ex::access_test_set()) {
-    CHECK_NOTHROW(cuprobe::gen::access_layout_of(p));
+    CHECK_NOTHROW(cuprobe::suite::kernels::access_layout_of(p));
     CHECK(labels.insert(model::label(p)).second);
     widths.insert(p.width);
   }
@@ -145,7 +145,7 @@ TEST_CASE("access working sets derive from the L2") {
   // Stride 32 of 16-byte lanes: one sector in every 512 bytes; a region ends at 31 x 512 + 16 =
   // 15888 bytes, rounded up to 16000 (125 lines), and touches 32 sectors.
   const auto sparse = ex::access_strided(16, 0, 32);
-  CHECK(cuprobe::gen::access_region_bytes(sparse) == 16000);
+  CHECK(cuprobe::suite::kernels::access_region_bytes(sparse) == 16000);
   const std::uint64_t regions = (480ull << 20) / (32 * 32);  // 32 sectors of 32 B per region
   CHECK(ex::access_array_bytes_for(dev, sparse, ex::access_op::read, ex::access_level::dram, o) ==
         regions * 16000);
@@ -157,7 +157,7 @@ TEST_CASE("access working sets derive from the L2") {
   model::access_pattern g = ex::access_strided(4);
   g.shape = model::access_shape::gather;
   g.lines = 32;
-  CHECK(cuprobe::gen::access_sectors_per_group(g) == 32 * 32);
+  CHECK(cuprobe::suite::kernels::access_sectors_per_group(g) == 32 * 32);
   CHECK(ex::access_array_bytes_for(dev, g, ex::access_op::read, ex::access_level::l2, o) ==
         7864320 / 32768 * 131072);
 }

@@ -4,8 +4,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/kernels/access.cuh>
 #include <cuprobe/model/access.cuh>
+#include <cuprobe_suite/kernels/access.cuh>
 
 #include <set>
 
@@ -106,8 +106,8 @@ TEST_CASE("patterns that cannot be issued are refused, naming the field") {
   refused(g, "lines is 0");
 }
 
-TEST_CASE("gen::access_region_bytes: the pattern's span rounded up to a line") {
-  using cuprobe::gen::access_region_bytes;
+TEST_CASE("kernels::access_region_bytes: the pattern's span rounded up to a line") {
+  using cuprobe::suite::kernels::access_region_bytes;
   CHECK(access_region_bytes(strided(4, 0, 1)) == 128);    // [0, 128)
   CHECK(access_region_bytes(strided(4, 4, 1)) == 256);    // [4, 132)
   CHECK(access_region_bytes(strided(1, 0, 1)) == 128);    // [0, 32)
@@ -131,8 +131,8 @@ TEST_CASE("model::label names the shape") {
   CHECK(warp_sectors(strided(4, 0, 2)).predicted_fraction() == doctest::Approx(0.5));
 }
 
-TEST_CASE("gen::access_layout: regions never share a sector; gathers tile their pages") {
-  using cuprobe::gen::access_layout_of;
+TEST_CASE("kernels::access_layout: regions never share a sector; gathers tile their pages") {
+  using cuprobe::suite::kernels::access_layout_of;
   // Strided: one region after the other, region_bytes apart.
   const auto l = access_layout_of(strided(4, 4, 1));
   CHECK(l.group_bytes == 256);
@@ -152,7 +152,7 @@ TEST_CASE("gen::access_layout: regions never share a sector; gathers tile their 
   CHECK(gl.region_start(31) == 31 * 128);
   CHECK(gl.region_start(32) == 4 * 4096);
   CHECK(gl.bytes_of(33) == 2 * 4 * 4096);
-  CHECK(cuprobe::gen::access_sectors_per_group(g) == 32 * 4);
+  CHECK(cuprobe::suite::kernels::access_sectors_per_group(g) == 32 * 4);
   // For several shapes: the sectors of 70 consecutive regions are distinct, and their count is
   // regions x the model's sectors per request.
   access_pattern shapes[] = {
@@ -182,8 +182,8 @@ TEST_CASE("gen::access_layout: regions never share a sector; gathers tile their 
                        cuprobe::error);
 }
 
-TEST_CASE("gen::access_element_fold and access_expected_sink: the host twins") {
-  using cuprobe::gen::access_element_fold;
+TEST_CASE("kernels::access_element_fold and access_expected_sink: the host twins") {
+  using cuprobe::suite::kernels::access_element_fold;
   const std::uint64_t seed = 3;
   const auto word = [&](std::uint64_t i) {
     return cuprobe::host_random<std::uint32_t>(seed, i, 0u, 0xFFFFFFFFu);
@@ -194,11 +194,11 @@ TEST_CASE("gen::access_element_fold and access_expected_sink: the host twins") {
   CHECK(access_element_fold(seed, 9, 1) == ((word(2) >> 8) & 0xFF));  // little-endian byte 1
   CHECK(access_element_fold(seed, 10, 2) == (word(2) >> 16));
   // Two warps, 5 regions of a 4-byte stride-1 read, 3 passes: warp 1 reads regions 1 and 3.
-  cuprobe::gen::access_args a;
+  cuprobe::suite::kernels::access_args a;
   a.pattern = strided(4, 0, 1);
-  a.layout = cuprobe::gen::access_layout_of(a.pattern);
+  a.layout = cuprobe::suite::kernels::access_layout_of(a.pattern);
   a.regions = 5;
   a.passes = 3;
   const std::uint32_t lane7 = word((128 + 28) / 4) + word((3 * 128 + 28) / 4);
-  CHECK(cuprobe::gen::access_expected_sink(a, 2, 32 + 7, seed) == 3 * lane7);
+  CHECK(cuprobe::suite::kernels::access_expected_sink(a, 2, 32 + 7, seed) == 3 * lane7);
 }

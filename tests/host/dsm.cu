@@ -1,11 +1,11 @@
-// host tier: experiments/dsm.cuh and the host half of experiments/kernels/dsm.cuh: every bad option
-// is refused with a sentence naming the field before any CUDA call (so the same sentence with or
-// without a GPU); the rings, the end-node walk, the address decoding, the expected sums and the
-// one-CTA-per-SM sizing are right.
+// host tier: cuprobe_suite/dsm.cuh and the host half of cuprobe_suite/kernels/dsm.cuh: every bad
+// option is refused with a sentence naming the field before any CUDA call (so the same sentence
+// with or without a GPU); the rings, the end-node walk, the address decoding, the expected sums and
+// the one-CTA-per-SM sizing are right.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/dsm.cuh>
+#include <cuprobe_suite/dsm.cuh>
 
 #include <set>
 #include <string>
@@ -13,8 +13,8 @@
 
 #include "h200_like.cuh"
 
-namespace ex = cuprobe::experiments;
-namespace gen = cuprobe::gen;
+namespace ex = cuprobe::suite;
+namespace kernels = cuprobe::suite::kernels;
 using doctest::Contains;
 
 TEST_CASE("dsm_latency: bad options are refused before the GPU is touched") {
@@ -105,26 +105,26 @@ TEST_CASE("dsm: one CTA per SM takes more than half of the SM's shared memory") 
   const auto dev = cuprobe_test::h200_like();
   // 233472 / 2 + 1 rounded up to whole KiB: 115 KiB; two of them (plus the 1 KiB each CTA
   // reserves) do not fit one SM.
-  const std::size_t chase = gen::dsm_one_cta_per_sm_smem(dev, 16384);
+  const std::size_t chase = kernels::dsm_one_cta_per_sm_smem(dev, 16384);
   CHECK(chase == 115 * 1024);
   CHECK(2 * chase > dev.smem_per_sm);
   CHECK(chase <= dev.smem_per_block_optin);
   // 32 warps' regions are more than half already.
-  CHECK(gen::dsm_bw_bytes(1024) == 128 * 1024);
-  CHECK(gen::dsm_one_cta_per_sm_smem(dev, gen::dsm_bw_bytes(1024)) == 128 * 1024);
-  CHECK(gen::dsm_bw_bytes(33) == 2 * gen::dsm_bw_region);
-  CHECK_THROWS_WITH_AS(gen::dsm_one_cta_per_sm_smem(dev, dev.smem_per_block_optin + 1),
+  CHECK(kernels::dsm_bw_bytes(1024) == 128 * 1024);
+  CHECK(kernels::dsm_one_cta_per_sm_smem(dev, kernels::dsm_bw_bytes(1024)) == 128 * 1024);
+  CHECK(kernels::dsm_bw_bytes(33) == 2 * kernels::dsm_bw_region);
+  CHECK_THROWS_WITH_AS(kernels::dsm_one_cta_per_sm_smem(dev, dev.smem_per_block_optin + 1),
                        Contains("exceed the 232448 bytes"), cuprobe::error);
   auto none = dev;
   none.smem_per_sm = 0;
-  CHECK_THROWS_WITH_AS(gen::dsm_one_cta_per_sm_smem(none, 1), Contains("no shared memory"),
+  CHECK_THROWS_WITH_AS(kernels::dsm_one_cta_per_sm_smem(none, 1), Contains("no shared memory"),
                        cuprobe::error);
 }
 
 TEST_CASE("dsm: every rank has its own ring, each one cycle through all nodes") {
   const std::uint32_t nodes = 257;
   const unsigned ranks = 4;
-  const auto next = gen::dsm_successors(nodes, ranks, 7);
+  const auto next = kernels::dsm_successors(nodes, ranks, 7);
   REQUIRE(next.size() == std::size_t(nodes) * ranks);
   for (unsigned r = 0; r < ranks; ++r) {
     std::set<std::uint32_t> seen;
@@ -142,31 +142,31 @@ TEST_CASE("dsm: every rank has its own ring, each one cycle through all nodes") 
         std::vector<std::uint32_t>(next.begin() + nodes, next.begin() + 2 * nodes));
   unsigned differ = 0;
   for (unsigned r = 1; r < ranks; ++r)
-    differ += gen::dsm_expected_node(next, nodes, 0, 1000) !=
-              gen::dsm_expected_node(next, nodes, r, 1000);
+    differ += kernels::dsm_expected_node(next, nodes, 0, 1000) !=
+              kernels::dsm_expected_node(next, nodes, r, 1000);
   CHECK(differ >= 2);
   // The walk: 0 hops stays at node 0, one pass returns to it, k hops = k successor steps.
-  CHECK(gen::dsm_expected_node(next, nodes, 2, 0) == 0);
-  CHECK(gen::dsm_expected_node(next, nodes, 2, nodes) == 0);
-  CHECK(gen::dsm_expected_node(next, nodes, 2, 1) == next[2 * nodes]);
-  CHECK(gen::dsm_expected_node(next, nodes, 2, nodes + 2) == next[2 * nodes + next[2 * nodes]]);
-  CHECK_THROWS_WITH_AS(gen::dsm_expected_node(next, nodes, 4, 1), Contains("rank 4 has no ring"),
-                       cuprobe::error);
+  CHECK(kernels::dsm_expected_node(next, nodes, 2, 0) == 0);
+  CHECK(kernels::dsm_expected_node(next, nodes, 2, nodes) == 0);
+  CHECK(kernels::dsm_expected_node(next, nodes, 2, 1) == next[2 * nodes]);
+  CHECK(kernels::dsm_expected_node(next, nodes, 2, nodes + 2) == next[2 * nodes + next[2 * nodes]]);
+  CHECK_THROWS_WITH_AS(kernels::dsm_expected_node(next, nodes, 4, 1),
+                       Contains("rank 4 has no ring"), cuprobe::error);
 }
 
 TEST_CASE("dsm: the chase's end address decodes to a node of the ring, or to nothing") {
-  gen::dsm_chase_out o{};
+  kernels::dsm_chase_out o{};
   o.base = 0x01000400u;  // rank 1's window, dynamic shared memory at 0x400
   o.last = o.base + 4 * 100;
-  CHECK(gen::dsm_chase_node(o, 4096, 4) == 100u);
+  CHECK(kernels::dsm_chase_node(o, 4096, 4) == 100u);
   o.last = o.base + 4 * 4096;  // one past the ring
-  CHECK(!gen::dsm_chase_node(o, 4096, 4));
+  CHECK(!kernels::dsm_chase_node(o, 4096, 4));
   o.last = o.base + 6;  // not on a node
-  CHECK(!gen::dsm_chase_node(o, 4096, 4));
+  CHECK(!kernels::dsm_chase_node(o, 4096, 4));
   o.last = o.base - 4;  // below the ring (another CTA's window, or a poisoned word)
-  CHECK(!gen::dsm_chase_node(o, 4096, 4));
+  CHECK(!kernels::dsm_chase_node(o, 4096, 4));
   o.last = o.base + 128 * 3;
-  CHECK(gen::dsm_chase_node(o, 16, 128) == 3u);
+  CHECK(kernels::dsm_chase_node(o, 16, 128) == 3u);
 }
 
 TEST_CASE("dsm: the sums the bandwidth kernel leaves name the rank that was read") {
@@ -175,16 +175,16 @@ TEST_CASE("dsm: the sums the bandwidth kernel leaves name the rank that was read
   std::uint32_t want = 0;
   for (unsigned k = 0; k < 8; ++k)
     for (unsigned j = 0; j < 4; ++j) want += (k * 128 + j) ^ (3u << 24);
-  CHECK(gen::dsm_bw_sink(16, 8, 1, 0, 3) == want);
-  CHECK(gen::dsm_bw_sink(16, 8, 5, 0, 3) == 5 * want);
+  CHECK(kernels::dsm_bw_sink(16, 8, 1, 0, 3) == want);
+  CHECK(kernels::dsm_bw_sink(16, 8, 5, 0, 3) == 5 * want);
   // Another rank, lane or warp reads other words.
-  CHECK(gen::dsm_bw_sink(16, 8, 5, 0, 2) != gen::dsm_bw_sink(16, 8, 5, 0, 3));
-  CHECK(gen::dsm_bw_sink(16, 8, 5, 1, 3) != gen::dsm_bw_sink(16, 8, 5, 0, 3));
-  CHECK(gen::dsm_bw_sink(16, 8, 5, 32, 3) != gen::dsm_bw_sink(16, 8, 5, 0, 3));
+  CHECK(kernels::dsm_bw_sink(16, 8, 5, 0, 2) != kernels::dsm_bw_sink(16, 8, 5, 0, 3));
+  CHECK(kernels::dsm_bw_sink(16, 8, 5, 1, 3) != kernels::dsm_bw_sink(16, 8, 5, 0, 3));
+  CHECK(kernels::dsm_bw_sink(16, 8, 5, 32, 3) != kernels::dsm_bw_sink(16, 8, 5, 0, 3));
   // 4-byte loads: lane l reads word l of chunks 0..7 (chunk = 32 words).
   std::uint32_t four = 0;
   for (unsigned k = 0; k < 8; ++k) four += (k * 32 + 5) ^ (1u << 16) ^ (1u << 24);
-  CHECK(gen::dsm_bw_sink(4, 8, 1, 32 + 5, 1) == four);
+  CHECK(kernels::dsm_bw_sink(4, 8, 1, 32 + 5, 1) == four);
   // Past the region the chunks wrap: 32 16-byte loads cover it 4 times over.
-  CHECK(gen::dsm_bw_sink(16, 32, 1, 0, 0) == 4 * gen::dsm_bw_sink(16, 8, 1, 0, 0));
+  CHECK(kernels::dsm_bw_sink(16, 32, 1, 0, 0) == 4 * kernels::dsm_bw_sink(16, 8, 1, 0, 0));
 }

@@ -1,17 +1,17 @@
-// host tier: experiments/: every experiment function refuses bad options with a sentence that
+// host tier: cuprobe_suite/: every experiment function refuses bad options with a sentence that
 // names the field, before any CUDA call (so the same sentence with or without a GPU), and the
 // pure pieces (dram_array_bytes' arithmetic aside, which asks the device for free memory) work.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <string>
 #include <vector>
 
 #include "h200_like.cuh"
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 using doctest::Contains;
 
@@ -154,12 +154,12 @@ TEST_CASE("memory and cache experiments: bad options are refused first") {
   sm.conflict_strides = {33};
   CHECK_THROWS_WITH_AS(ex::shared_memory_bandwidth(dev, sm, nothing), Contains("got 33"),
                        cuprobe::error);
-  CHECK(cuprobe::gen::smem_conflict_ways(1) == 1);
-  CHECK(cuprobe::gen::smem_conflict_ways(2) == 2);
-  CHECK(cuprobe::gen::smem_conflict_ways(3) == 1);
-  CHECK(cuprobe::gen::smem_conflict_ways(12) == 4);
-  CHECK(cuprobe::gen::smem_conflict_ways(32) == 32);
-  CHECK(cuprobe::gen::smem_conflict_ways(0) == 1);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(1) == 1);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(2) == 2);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(3) == 1);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(12) == 4);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(32) == 32);
+  CHECK(cuprobe::suite::kernels::smem_conflict_ways(0) == 1);
   CHECK_THROWS_WITH_AS(ex::cache_levels_of(dev, {}, 0), Contains("SM clock"), cuprobe::error);
   // The levels of an empty curve are all unknown.
   const auto lv = ex::cache_levels_of(dev, {}, 1980);

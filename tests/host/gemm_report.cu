@@ -1,13 +1,13 @@
-// host tier: experiments/gemm_report.cuh's description of a GEMM row (gemm_kernel_config): the
+// host tier: cuprobe_suite/gemm_report.cuh's description of a GEMM row (gemm_kernel_config): the
 // names that results and docs quote, and the parameters every row carries in the JSON.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/gemm_report.cuh>
+#include <cuprobe_suite/gemm_report.cuh>
 
 #include <string>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace h = cuprobe::hopper;
 
 TEST_CASE("gemm_kernel_config: the row names of examples/gemm") {

@@ -6,9 +6,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/collectives.cuh>
-#include <cuprobe/experiments/peer.cuh>
 #include <cuprobe/multi/rank_threads.cuh>
+#include <cuprobe_suite/collectives.cuh>
+#include <cuprobe_suite/peer.cuh>
 
 #include <atomic>
 #include <chrono>
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 using doctest::Contains;
 using ex::collective;
 

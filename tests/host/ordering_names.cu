@@ -3,9 +3,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/ordering.cuh>
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/fence.cuh>
+#include <cuprobe_suite/ordering.cuh>
 
 #include "h200_like.cuh"
 
@@ -51,7 +51,7 @@ TEST_CASE("publish_pattern names") {
 
 TEST_CASE(
     "fence_cost results default to unsupported and unknown; bad arguments are refused first") {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   const ex::fence_cost_result c;
   CHECK(!c.supported);
   CHECK(!c.with);
@@ -80,7 +80,7 @@ TEST_CASE(
 }
 
 TEST_CASE("fence_cost placement: names, defaults, and the options' refusals before any CUDA call") {
-  namespace ex = cuprobe::experiments;
+  namespace ex = cuprobe::suite;
   CHECK(std::string(ex::to_string(ex::l2_home::unplaced)) == "unplaced");
   CHECK(std::string(ex::to_string(ex::l2_home::near)) == "near");
   CHECK(std::string(ex::to_string(ex::l2_home::far)) == "far");

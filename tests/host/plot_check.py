@@ -30,7 +30,7 @@ doc = {"schema": "cuprobe.results/1",
        "benchmarks": [bench("dram.read", {"blocks_per_sm": b, "threads": t, "bytes": b * t * 1024},
                             100.0 * b + t) for b in (1, 2, 4) for t in (128, 256)],
        "extra": {}}
-# examples/wgmma's throughput points (params of experiments/wgmma.cuh), for the wgmma kind;
+# examples/wgmma's throughput points (params of cuprobe_suite/wgmma.cuh), for the wgmma kind;
 # tf32 has no fraction of peak here (null: a gap in the lower row, not a refusal).
 wgmma_doc = dict(doc, benchmarks=[
     bench(f"wgmma.throughput.{t}.m64n{n}k16.{f.lower()}",

@@ -6,7 +6,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/system_memory.cuh>
+#include <cuprobe_suite/system_memory.cuh>
 
 #include <cmath>
 #include <limits>
@@ -14,7 +14,7 @@
 
 #include "h200_like.cuh"
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 using doctest::Contains;
 

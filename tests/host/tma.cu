@@ -1,20 +1,21 @@
-// host tier: gen/tma.cuh, experiments/kernels/tma_multicast.cuh, experiments/tma.cuh and
-// experiments/tma_multicast.cuh without a GPU: the options refuse what cannot run with a
+// host tier: gen/tma.cuh, cuprobe_suite/kernels/tma_multicast.cuh, cuprobe_suite/tma.cuh and
+// cuprobe_suite/tma_multicast.cuh without a GPU: the options refuse what cannot run with a
 // sentence naming the field (before any CUDA call), the kernel choice is by enum, cluster size
 // and stage count, the shared-memory sizes, slices, grids, point names, the best-point choice
 // and the expected checksum are right.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/suite.cuh>
+#include <cuprobe_suite/suite.cuh>
 
 #include <cstdint>
 #include <string>
 
 #include "h200_like.cuh"
 
-namespace ex = cuprobe::experiments;
+namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
+namespace kernels = cuprobe::suite::kernels;
 using doctest::Contains;
 
 namespace {
@@ -188,32 +189,32 @@ TEST_CASE("tma_multicast refuses options it cannot run, naming the field") {
 }
 
 TEST_CASE("multicast kernels are chosen by cluster size, mode and stage count") {
-  const auto addr = [](gen::tma_multicast_fn f) { return reinterpret_cast<const void*>(f); };
-  for (unsigned n : gen::tma_multicast_cluster_sizes)
+  const auto addr = [](kernels::tma_multicast_fn f) { return reinterpret_cast<const void*>(f); };
+  for (unsigned n : kernels::tma_multicast_cluster_sizes)
     for (unsigned s : gen::tma_stage_counts) {
       CAPTURE(n);
       CAPTURE(s);
-      CHECK(addr(gen::tma_multicast_kernel_for(n, true, s)) != nullptr);
-      CHECK(addr(gen::tma_multicast_kernel_for(n, true, s)) !=
-            addr(gen::tma_multicast_kernel_for(n, false, s)));
+      CHECK(addr(kernels::tma_multicast_kernel_for(n, true, s)) != nullptr);
+      CHECK(addr(kernels::tma_multicast_kernel_for(n, true, s)) !=
+            addr(kernels::tma_multicast_kernel_for(n, false, s)));
     }
-  CHECK(addr(gen::tma_multicast_kernel_for(4, true, 2)) ==
-        addr(gen::tma_multicast_stream_kernel<2, 4, true>));
-  CHECK(addr(gen::tma_multicast_kernel_for(2, false, 8)) ==
-        addr(gen::tma_multicast_stream_kernel<8, 2, false>));
-  CHECK(addr(gen::tma_multicast_kernel_for(1, true, 4)) !=
-        addr(gen::tma_multicast_kernel_for(2, true, 4)));
-  CHECK_THROWS_WITH_AS(gen::tma_multicast_kernel_for(3, true, 4),
+  CHECK(addr(kernels::tma_multicast_kernel_for(4, true, 2)) ==
+        addr(kernels::tma_multicast_stream_kernel<2, 4, true>));
+  CHECK(addr(kernels::tma_multicast_kernel_for(2, false, 8)) ==
+        addr(kernels::tma_multicast_stream_kernel<8, 2, false>));
+  CHECK(addr(kernels::tma_multicast_kernel_for(1, true, 4)) !=
+        addr(kernels::tma_multicast_kernel_for(2, true, 4)));
+  CHECK_THROWS_WITH_AS(kernels::tma_multicast_kernel_for(3, true, 4),
                        Contains("the cluster size must be 1, 2, 4 or 8, got 3"), cuprobe::error);
-  CHECK_THROWS_WITH_AS(gen::tma_multicast_kernel_for(2, true, 3),
+  CHECK_THROWS_WITH_AS(kernels::tma_multicast_kernel_for(2, true, 3),
                        Contains("stages must be 1, 2, 4 or 8, got 3"), cuprobe::error);
 }
 
 TEST_CASE("multicast sizes: slices, threads, names, and which point is best") {
-  CHECK(gen::tma_multicast_slice_bytes(16384, 4, true) == 4096);
-  CHECK(gen::tma_multicast_slice_bytes(16384, 4, false) == 16384);
-  CHECK(gen::tma_multicast_slice_bytes(1024, 8, true) == 128);  // still a multiple of 16
-  CHECK(gen::tma_multicast_threads(4) == 192);  // producer warp, relay warp, 4 consumer warps
+  CHECK(kernels::tma_multicast_slice_bytes(16384, 4, true) == 4096);
+  CHECK(kernels::tma_multicast_slice_bytes(16384, 4, false) == 16384);
+  CHECK(kernels::tma_multicast_slice_bytes(1024, 8, true) == 128);  // still a multiple of 16
+  CHECK(kernels::tma_multicast_threads(4) == 192);  // producer warp, relay warp, 4 consumer warps
   CHECK(ex::detail::tma_multicast_name({4, true, 16384, 4, 1}) ==
         "multicast 16 KiB x4 stages, clusters of 4, 1 CTA/SM");
   CHECK(ex::detail::tma_multicast_name({2, false, 8192, 2, 2}) ==

@@ -483,16 +483,16 @@ def check_gpu_model(d):
 
 def check_staleness(d):
     """A repo with two programs: prog (examples/prog.cu -> <cuprobe/a.cuh> -> "b.cuh"; its keys
-    named in suite/cuprobe/experiments/prog.cuh) and other (its own keys; includes neither)."""
+    named in suite/cuprobe_suite/prog.cuh) and other (its own keys; includes neither)."""
     global checks
     git_ok = shutil.which("git") is not None
     repo = os.path.join(d, "repo")
     files = {
-        "examples/prog.cu": '#include <cuprobe/a.cuh>\n#include <cuprobe/experiments/prog.cuh>\n'
+        "examples/prog.cu": '#include <cuprobe/a.cuh>\n#include <cuprobe_suite/prog.cuh>\n'
                             '#include <cstdio>\nint main() {}\n',
         "include/cuprobe/a.cuh": '#pragma once\n#include "b.cuh"\n',
         "include/cuprobe/b.cuh": '#pragma once\n// "other.x" in a comment is no key\n',
-        "suite/cuprobe/experiments/prog.cuh": '#pragma once\nconst char* k = "prog.key.";\n',
+        "suite/cuprobe_suite/prog.cuh": '#pragma once\nconst char* k = "prog.key.";\n',
         "examples/other.cu": '#include <vector>\nconst char* k = "other.x";\nint main() {}\n',
     }
     for f, text in files.items():
@@ -574,14 +574,15 @@ NCU_WGMMA = (
     '"smsp__average_warp_latency_issue_stalled_math_pipe_throttle.ratio",'
     '"smsp__average_warp_latency_issue_stalled_wait.ratio","smsp__average_warp_latency_issue_stalled_selected.ratio"\n'
     '"","","","usecond","cycle/nsecond","%","","",""\n'
-    '"0","void cuprobe::gen::wgmma_bench_kernel<cuprobe::gen::wgmma_bench<cuprobe::ptx::wgmma::e4m3, 128, '
-    'true, false, 4, 1>>(cuprobe::gen::wgmma_bench_args)","132","1,020.5","1.98","97.3","3.2","1.5","9"\n'
-    '"1","void gemm_kernel<5, 2, 0, (cuprobe::experiments::gemm_variant)0, schedule<200, true>>(CUtensorMap)",'
+    '"0","void cuprobe::suite::kernels::wgmma_bench_kernel<cuprobe::suite::kernels::wgmma_bench<'
+    'cuprobe::ptx::wgmma::e4m3, 128, true, false, 4, 1>>(cuprobe::suite::kernels::wgmma_bench_args)",'
+    '"132","1,020.5","1.98","97.3","3.2","1.5","9"\n'
+    '"1","void gemm_kernel<5, 2, 0, (cuprobe::suite::gemm_variant)0, schedule<200, true>>(CUtensorMap)",'
     '"132","2000","1.9","80","0","0","0"\n'
     '"2","nvjet_hsh_256x128_64x4_2x1_v_bz_TNT","132","1900","1.9","85","","",""\n'
-    '"3","void gemm_kernel<4, 2, 2, (cuprobe::experiments::gemm_variant)1, schedule<256, false>>(CUtensorMap)",'
+    '"3","void gemm_kernel<4, 2, 2, (cuprobe::suite::gemm_variant)1, schedule<256, false>>(CUtensorMap)",'
     '"132","1000","1.9","0","0","0","0"\n'
-    '"4","void gemm_kernel<4, 2, 2, cuprobe::experiments::gemm_variant::compute_only, schedule<256, false> >(x)",'
+    '"4","void gemm_kernel<4, 2, 2, cuprobe::suite::gemm_variant::compute_only, schedule<256, false> >(x)",'
     '"132","1500","1.9","90","0","0","0"\n')
 
 

@@ -1,12 +1,12 @@
 // host tier: the WGMMA benchmark's host side: the tensor-core peak table (model/peak.cuh), the
 // configuration traits, loop trips, shared-memory sizing, operand tiles and the analysis of the
-// block records (experiments/kernels/wgmma.cuh), the codecs, reference and comparison
-// (experiments/kernels/wgmma_check.cuh), and the options every experiment refuses with a sentence
-// (experiments/wgmma*.cuh), all without a GPU.
+// block records (cuprobe_suite/kernels/wgmma.cuh), the codecs, reference and comparison
+// (cuprobe_suite/kernels/wgmma_check.cuh), and the options every experiment refuses with a sentence
+// (cuprobe_suite/wgmma*.cuh), all without a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/experiments/wgmma_suite.cuh>
+#include <cuprobe_suite/wgmma_suite.cuh>
 
 #include <cmath>
 #include <string>
@@ -14,8 +14,8 @@
 
 #include "h200_like.cuh"
 
-namespace gen = cuprobe::gen;
-namespace ex = cuprobe::experiments;
+namespace kernels = cuprobe::suite::kernels;
+namespace ex = cuprobe::suite;
 namespace wg = cuprobe::ptx::wgmma;
 namespace m = cuprobe::model;
 
@@ -60,7 +60,7 @@ TEST_CASE("tensor_peak<T>: typed by the wgmma type tag, FLOP/s at a given clock,
 }
 
 TEST_CASE("wgmma_bench traits: shape, K steps, FLOP per MMA, shared memory, launch bound") {
-  using C = gen::wgmma_bench<wg::bf16, 256>;
+  using C = kernels::wgmma_bench<wg::bf16, 256>;
   CHECK(C::shape() == "m64n256k16");
   CHECK(C::name() == "bf16.m64n256k16.ss");
   CHECK(C::in_flight() == "4 MMAs per group, wait_group<1>");
@@ -71,51 +71,51 @@ TEST_CASE("wgmma_bench traits: shape, K steps, FLOP per MMA, shared memory, laun
   CHECK(C::b_offset == 8192);                       // 64 x 64 bf16, a multiple of 1024
   CHECK(C::smem_bytes == 8192 + 256 * 128 + 1024);  // B: 256 rows x 128 bytes
   CHECK(C::max_warpgroups == 3);
-  using S = gen::wgmma_bench<wg::bf16, 256, false, true, 1, 0>;
+  using S = kernels::wgmma_bench<wg::bf16, 256, false, true, 1, 0>;
   CHECK(S::name() == "bf16.m64n256k32.ss.sp");
   CHECK(S::in_flight() == "1 MMA per group, wait_group<0>");
   CHECK(S::k == 128);  // B: 4 steps x 32
   CHECK(S::ka == 64);  // A: 4 steps x 16 stored elements
   CHECK(S::flop_per_mma == 2.0 * 64 * 256 * 32);
-  using R = gen::wgmma_bench<wg::e4m3, 256, true, false, 8, gen::wgmma_no_wait>;
+  using R = kernels::wgmma_bench<wg::e4m3, 256, true, false, 8, kernels::wgmma_no_wait>;
   CHECK(R::name() == "e4m3.m64n256k32.rs");
   CHECK(R::in_flight() == "8 MMAs per group, no wait in the loop");
   CHECK(R::unroll == 8);
   CHECK(R::b_offset == 0);  // A in registers: no A tile
   CHECK(R::max_warpgroups == 2);
-  CHECK(gen::wgmma_bench<wg::tf32, 64>::shape() == "m64n64k8");
-  CHECK(gen::wgmma_bench<wg::tf32, 64>::k == 32);
-  CHECK(gen::wgmma_k_blocks<C>(10) == 10);
-  CHECK(gen::wgmma_k_blocks<R>(10) == 20);
+  CHECK(kernels::wgmma_bench<wg::tf32, 64>::shape() == "m64n64k8");
+  CHECK(kernels::wgmma_bench<wg::tf32, 64>::k == 32);
+  CHECK(kernels::wgmma_k_blocks<C>(10) == 10);
+  CHECK(kernels::wgmma_k_blocks<R>(10) == 20);
 }
 
 TEST_CASE("wgmma_iterations: loop trips for a launch length at the peak and a clock") {
   // 7 ms at 1980 MHz is 13.86 M cycles; m64n256k16 (524288 FLOP) at 4096 FLOP/clk/SM takes 128:
   // 108,281 MMAs per SM, 4 per trip, one warpgroup: 27070 trips; two share the SM: half each.
-  CHECK(gen::wgmma_iterations(7, 1980, 4096, 524288, 4, 1) == 27070);
-  CHECK(gen::wgmma_iterations(7, 1980, 4096, 524288, 4, 2) == 13535);
-  CHECK(gen::wgmma_iterations(0.0001, 1980, 4096, 524288, 4, 3) == 1);  // at least one
-  CHECK_THROWS_WITH_AS(gen::wgmma_iterations(7, 0, 4096, 524288, 4, 1),
+  CHECK(kernels::wgmma_iterations(7, 1980, 4096, 524288, 4, 1) == 27070);
+  CHECK(kernels::wgmma_iterations(7, 1980, 4096, 524288, 4, 2) == 13535);
+  CHECK(kernels::wgmma_iterations(0.0001, 1980, 4096, 524288, 4, 3) == 1);  // at least one
+  CHECK_THROWS_WITH_AS(kernels::wgmma_iterations(7, 0, 4096, 524288, 4, 1),
                        doctest::Contains("every argument must be positive"), cuprobe::error);
 }
 
 TEST_CASE("one block per SM: more than half the SM's shared memory, refused above the opt-in") {
   const auto d = cuprobe_test::h200_like();
-  const std::size_t s = gen::wgmma_one_block_per_sm_smem(d, 42 * 1024);
+  const std::size_t s = kernels::wgmma_one_block_per_sm_smem(d, 42 * 1024);
   CHECK(s > d.smem_per_sm / 2);
   CHECK(s % 1024 == 0);
   CHECK(2 * s > d.smem_per_sm);
-  CHECK(gen::wgmma_one_block_per_sm_smem(d, 200 * 1024) == 200 * 1024);
-  CHECK_THROWS_WITH_AS(gen::wgmma_one_block_per_sm_smem(d, 300 * 1024),
+  CHECK(kernels::wgmma_one_block_per_sm_smem(d, 200 * 1024) == 200 * 1024);
+  CHECK_THROWS_WITH_AS(kernels::wgmma_one_block_per_sm_smem(d, 300 * 1024),
                        doctest::Contains("bytes a block may opt in to"), cuprobe::error);
 }
 
 TEST_CASE("analyse_wgmma_records: in-kernel clock, span, loop cycles, SMs; refuses disorder") {
-  std::vector<gen::wgmma_block_record> r = {
+  std::vector<kernels::wgmma_block_record> r = {
       {1000, 1000 + 19800000, 5000, 5000 + 10000000, 2000, 3, 1},  // 1980 MHz
       {0, 18000000, 6000, 6000 + 10000000, 1000, 7, 1},            // 1800 MHz
       {0, 19000000, 4000, 4000 + 10000000, 1000, 7, 1}};           // 1900 MHz, same SM as #2
-  const auto c = gen::analyse_wgmma_records(r);
+  const auto c = kernels::analyse_wgmma_records(r);
   CHECK(c.median_mhz == doctest::Approx(1900));
   CHECK(c.min_mhz == doctest::Approx(1800));
   CHECK(c.max_mhz == doctest::Approx(1980));
@@ -124,65 +124,66 @@ TEST_CASE("analyse_wgmma_records: in-kernel clock, span, loop cycles, SMs; refus
   CHECK(c.blocks == 3);
   CHECK(c.distinct_sms == 2);
   r[1].clock_end = 0;  // never written
-  CHECK_THROWS_WITH_AS(gen::analyse_wgmma_records(r), doctest::Contains("was the kernel run?"),
+  CHECK_THROWS_WITH_AS(kernels::analyse_wgmma_records(r), doctest::Contains("was the kernel run?"),
                        cuprobe::error);
-  CHECK_THROWS_AS(gen::analyse_wgmma_records({}), cuprobe::error);
+  CHECK_THROWS_AS(kernels::analyse_wgmma_records({}), cuprobe::error);
 }
 
 TEST_CASE("codecs: raw bits of 1.0 and rounding of every input type") {
-  CHECK(gen::wgmma_codec<wg::bf16>::encode(1.0f) == 0x3F80);
-  CHECK(gen::wgmma_codec<wg::f16>::encode(1.0f) == 0x3C00);
-  CHECK(gen::wgmma_codec<wg::tf32>::encode(1.0f) == 0x3F800000u);
-  CHECK(gen::wgmma_codec<wg::e4m3>::encode(1.0f) == 0x38);
-  CHECK(gen::wgmma_codec<wg::e5m2>::encode(1.0f) == 0x3C);
+  CHECK(kernels::wgmma_codec<wg::bf16>::encode(1.0f) == 0x3F80);
+  CHECK(kernels::wgmma_codec<wg::f16>::encode(1.0f) == 0x3C00);
+  CHECK(kernels::wgmma_codec<wg::tf32>::encode(1.0f) == 0x3F800000u);
+  CHECK(kernels::wgmma_codec<wg::e4m3>::encode(1.0f) == 0x38);
+  CHECK(kernels::wgmma_codec<wg::e5m2>::encode(1.0f) == 0x3C);
   // tf32 keeps 10 mantissa bits, rounded to nearest: 1 + 2^-11 rounds up to 1 + 2^-10.
   const float x = 1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -12);
-  CHECK(gen::wgmma_codec<wg::tf32>::decode(gen::wgmma_codec<wg::tf32>::encode(x)) ==
+  CHECK(kernels::wgmma_codec<wg::tf32>::decode(kernels::wgmma_codec<wg::tf32>::encode(x)) ==
         1.0f + std::ldexp(1.0f, -10));
-  CHECK(gen::wgmma_codec<wg::e4m3>::decode(gen::wgmma_codec<wg::e4m3>::encode(1000.f)) == 448.f);
+  CHECK(kernels::wgmma_codec<wg::e4m3>::decode(kernels::wgmma_codec<wg::e4m3>::encode(1000.f)) ==
+        448.f);
   std::vector<std::uint8_t> raw;
-  const auto v = gen::wgmma_random_values<wg::bf16>(100, 7, raw);
+  const auto v = kernels::wgmma_random_values<wg::bf16>(100, 7, raw);
   CHECK(raw.size() == 200);
-  CHECK(gen::wgmma_raw_of<wg::bf16>(v) == raw);  // the values are exact in the type
+  CHECK(kernels::wgmma_raw_of<wg::bf16>(v) == raw);  // the values are exact in the type
   for (float f : v) CHECK((f >= -1.f && f <= 1.f));
 }
 
 TEST_CASE("reference and comparison: hand-worked tile, repeats, a bad element, NaN, zeros") {
   // A 2 x 2, B 2 x 2 (rows are N): D = A B^T.
   const std::vector<float> a = {1, 2, 3, 4}, b = {1, -1, 0.5f, 0.25f};
-  const auto ref = gen::wgmma_reference_of(a, b, 2, 2, 2, 1.0, nullptr, 3.0);
+  const auto ref = kernels::wgmma_reference_of(a, b, 2, 2, 2, 1.0, nullptr, 3.0);
   CHECK(ref.d == std::vector<double>{3 * -1.0, 3 * 1.0, 3 * -1.0, 3 * 2.5});
   CHECK(ref.scale == std::vector<double>{3 * 3.0, 3 * 1.0, 3 * 7.0, 3 * 2.5});
-  auto ok = gen::wgmma_compare({-3.f, 3.f, -3.f, 7.5f}, ref, 1e-3);
+  auto ok = kernels::wgmma_compare({-3.f, 3.f, -3.f, 7.5f}, ref, 1e-3);
   CHECK(ok.ok);
   CHECK(ok.frobenius == 0);
-  auto bad = gen::wgmma_compare({-3.f, 3.f, -3.f, 7.0f}, ref, 1e-3);
+  auto bad = kernels::wgmma_compare({-3.f, 3.f, -3.f, 7.0f}, ref, 1e-3);
   CHECK_FALSE(bad.ok);
   CHECK(bad.out_of_bound == 1);
   CHECK(bad.first_bad == 3);
   CHECK(bad.message.find("first bad element D(1, 1) = 7.0") != std::string::npos);
-  auto nan = gen::wgmma_compare({-3.f, NAN, -3.f, 7.5f}, ref, 1e-3);
+  auto nan = kernels::wgmma_compare({-3.f, NAN, -3.f, 7.5f}, ref, 1e-3);
   CHECK_FALSE(nan.ok);
   CHECK(nan.non_finite == 1);
-  const auto zero = gen::wgmma_reference_of({0, 0, 0, 0}, b, 2, 2, 2);
-  CHECK(gen::wgmma_compare({0, 0, 0, 0}, zero, 1e-3).ok);
-  CHECK_FALSE(gen::wgmma_compare({0, 0, 0, 1e-3f}, zero, 1e-3).ok);
-  CHECK_THROWS_WITH_AS(gen::wgmma_reference_of(a, b, 2, 2, 3), doctest::Contains("rows x k"),
+  const auto zero = kernels::wgmma_reference_of({0, 0, 0, 0}, b, 2, 2, 2);
+  CHECK(kernels::wgmma_compare({0, 0, 0, 0}, zero, 1e-3).ok);
+  CHECK_FALSE(kernels::wgmma_compare({0, 0, 0, 1e-3f}, zero, 1e-3).ok);
+  CHECK_THROWS_WITH_AS(kernels::wgmma_reference_of(a, b, 2, 2, 3), doctest::Contains("rows x k"),
                        cuprobe::error);
-  CHECK(gen::wgmma_tolerance<wg::f32, wg::bf16>() == 1e-3);
-  CHECK(gen::wgmma_tolerance<wg::f16, wg::f16>() == 1e-2);
-  CHECK(gen::wgmma_tolerance<wg::f32, wg::e4m3>() == 2e-2);
+  CHECK(kernels::wgmma_tolerance<wg::f32, wg::bf16>() == 1e-3);
+  CHECK(kernels::wgmma_tolerance<wg::f16, wg::f16>() == 1e-2);
+  CHECK(kernels::wgmma_tolerance<wg::f32, wg::e4m3>() == 2e-2);
 }
 
 TEST_CASE("operands: zeros with the trivial metadata, random sparse pruned 2:4 with its own") {
-  using D = gen::wgmma_bench<wg::bf16, 64>;
-  const auto z = gen::make_wgmma_operands<D>(false, 1);
+  using D = kernels::wgmma_bench<wg::bf16, 64>;
+  const auto z = kernels::make_wgmma_operands<D>(false, 1);
   CHECK(z.a_raw.size() == 64 * 64 * 2);
   CHECK(z.b_raw.size() == 64 * 64 * 2);
   CHECK(z.metadata == std::vector<std::uint32_t>(4 * 128, wg::unread_metadata_word));
   for (auto byte : z.b_raw) CHECK(byte == 0);
-  using S = gen::wgmma_bench<wg::bf16, 64, false, true>;
-  const auto s = gen::make_wgmma_operands<S>(true, 1);
+  using S = kernels::wgmma_bench<wg::bf16, 64, false, true>;
+  const auto s = kernels::make_wgmma_operands<S>(true, 1);
   CHECK(s.a.size() == 64 * 128);         // pruned dense A: 64 x K
   CHECK(s.a_raw.size() == 64 * 64 * 2);  // compressed: 64 x K/2
   CHECK(s.b.size() == 64 * 128);
@@ -190,7 +191,7 @@ TEST_CASE("operands: zeros with the trivial metadata, random sparse pruned 2:4 w
   int zeros = 0;
   for (float x : s.a) zeros += x == 0.f;
   CHECK(zeros >= 64 * 64);  // at least half of every chunk of 4 is pruned
-  const auto r = gen::make_wgmma_operands<D>(true, 1);
+  const auto r = kernels::make_wgmma_operands<D>(true, 1);
   CHECK(r.random);
   int nonzero = 0;
   for (float x : r.a) nonzero += x != 0.f;
@@ -216,13 +217,13 @@ TEST_CASE("options are refused with a sentence before anything runs") {
   t.validate(3);
   // RS with N = 256 allows two warpgroups only (the launch bound).
   t.warpgroups = 3;
-  using R = gen::wgmma_bench<wg::bf16, 256, true>;
+  using R = kernels::wgmma_bench<wg::bf16, 256, true>;
   CHECK_THROWS_WITH_AS(ex::wgmma_throughput<R>(dev, t), doctest::Contains("must be 1 .. 2"),
                        cuprobe::error);
   // A device that is not sm_90: refused before any CUDA call.
   auto a100 = dev;
   a100.cc_major = 8;
-  using C = gen::wgmma_bench<wg::bf16, 256>;
+  using C = kernels::wgmma_bench<wg::bf16, 256>;
   CHECK_THROWS_WITH_AS(ex::wgmma_throughput<C>(a100, {}),
                        doctest::Contains("wgmma exists on sm_90"), cuprobe::error);
   ex::wgmma_latency_options l;

@@ -50,7 +50,7 @@ template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(c
                                                                                unsigned*, int*);
 template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(
     const std::uint64_t*, unsigned long long*, unsigned, int, unsigned*, int*);
-// The home probe of experiments::l2_classify_lines: a timed chase hop must stay an atomic (an
+// The home probe of suite::l2_classify_lines: a timed chase hop must stay an atomic (an
 // add of an opaque zero), never become a load that a partition's copy could serve.
 template __global__ void g::chase_hops_kernel<g::chase_load_home>(std::uint64_t, std::uint64_t,
                                                                   std::uint32_t, std::uint32_t,

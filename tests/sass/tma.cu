@@ -2,11 +2,12 @@
 // consumers' 16-byte shared loads inside their loop, the store stream's bounded bulk groups and
 // its proxy fence, the copy stream's load-then-store, and one copy per hop in the chase functors.
 // Explicit instantiations; the checks select them by mangled name.
-#include <cuprobe/experiments/kernels/tma_multicast.cuh>
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/tma.cuh>
+#include <cuprobe_suite/kernels/tma_multicast.cuh>
 
 namespace g = cuprobe::gen;
+namespace kernels = cuprobe::suite::kernels;
 using g::tma_copy;
 template __global__ void g::tma_load_stream_kernel<tma_copy::bulk, 4>(g::tma_stream_args);
 template __global__ void g::tma_load_stream_kernel<tma_copy::tensor, 4>(g::tma_stream_args);
@@ -19,6 +20,9 @@ template __global__ void g::chase_kernel<g::chase_bulk_load<16>>(g::chase_kernel
 template __global__ void g::chase_kernel<g::chase_tensor_load<16>>(g::chase_kernel_args,
                                                                    g::chase_tensor_load<16>,
                                                                    g::chase_lane_out*);
-template __global__ void g::tma_multicast_stream_kernel<4, 4, true>(g::tma_multicast_args);
-template __global__ void g::tma_multicast_stream_kernel<4, 4, false>(g::tma_multicast_args);
-template __global__ void g::tma_multicast_stream_kernel<2, 1, true>(g::tma_multicast_args);
+template __global__ void kernels::tma_multicast_stream_kernel<4, 4, true>(
+    kernels::tma_multicast_args);
+template __global__ void kernels::tma_multicast_stream_kernel<4, 4, false>(
+    kernels::tma_multicast_args);
+template __global__ void kernels::tma_multicast_stream_kernel<2, 1, true>(
+    kernels::tma_multicast_args);

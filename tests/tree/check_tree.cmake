@@ -9,16 +9,19 @@
 #            one statement of the layers; LAYERS names another) lets its layer make: its own
 #            layer, the layers it sits on and everything below those (the graph is drawn there,
 #            not here). A detail/ folder is included by the headers of the folder that holds it
-#            and by no other, so the suite (suite/cuprobe/) includes public headers only
+#            and by no other, so the suite (suite/cuprobe_suite/) includes public headers only.
+#            The suite's names are its own: a suite header opens only cuprobe::suite and the
+#            namespaces inside it (never cuprobe, cuprobe::gen or another namespace named after a
+#            layer), and no library header opens cuprobe::suite
 #   layers_doc  docs/guide.md's layer table is the one generated from docs/layers.txt (GUIDE names
 #            another page; -DFIX=ON rewrites it)
 #   paths    every path of the tree that a comment (include/, suite/, examples/, tests/, tools/,
 #            scripts/, cmake/) or a page (docs/**/*.md, README.md) names exists: cuprobe/... under
-#            include/ or suite/, gen/NAME.cuh under include/cuprobe/, kernels/NAME.cuh under
-#            suite/cuprobe/experiments/, a bare NAME.cuh or NAME.md somewhere. Not read: a word
-#            with * or $ (a pattern, a variable), code (outside comments and Python docstrings), a
-#            placeholder in capitals (examples/NAME.cu); what else only reads like a path is in the
-#            short allow-list below, with its reason
+#            include/, cuprobe_suite/... under suite/, gen/NAME.cuh under include/cuprobe/,
+#            kernels/NAME.cuh under suite/cuprobe_suite/, a bare NAME.cuh or NAME.md somewhere.
+#            Not read: a word with * or $ (a pattern, a variable), code (outside comments and
+#            Python docstrings), a placeholder in capitals (examples/NAME.cu); what else only reads
+#            like a path is in the short allow-list below, with its reason
 #   cycles   no header of the library or the suite reaches itself through its cuprobe #includes
 #   budget   the installed headers (include/cuprobe/) hold at most 17840 lines in all, and each
 #            teaching example (examples/teach_*.cu) at most 150 lines and its own __global__ kernel
@@ -84,7 +87,7 @@ endfunction()
 set(bad 0)
 if(CHECK STREQUAL "asm")
   file(GLOB_RECURSE headers RELATIVE "${ROOT}" "${ROOT}/include/cuprobe/*.cuh"
-       "${ROOT}/suite/cuprobe/*.cuh")
+       "${ROOT}/suite/cuprobe_suite/*.cuh")
   foreach(h IN LISTS headers)
     if(h MATCHES "^include/cuprobe/ptx/")
       continue()
@@ -106,7 +109,8 @@ if(CHECK STREQUAL "asm")
   message("cuprobe-tree: looked at ${nh} headers")
 elseif(CHECK STREQUAL "length")
   file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/include/cuprobe/*.cuh" "${ROOT}/examples/*.cu"
-       "${ROOT}/suite/cuprobe/*.cuh" "${ROOT}/tools/*.py" "${ROOT}/tools/*.sh" "${ROOT}/scripts/*.sh")
+       "${ROOT}/suite/cuprobe_suite/*.cuh" "${ROOT}/tools/*.py" "${ROOT}/tools/*.sh"
+       "${ROOT}/scripts/*.sh")
   foreach(f IN LISTS files)
     file(STRINGS "${ROOT}/${f}" lines)
     list(LENGTH lines count)
@@ -178,7 +182,15 @@ elseif(CHECK STREQUAL "layers")
     endif()
   endforeach()
   file(GLOB_RECURSE headers RELATIVE "${ROOT}" "${ROOT}/include/cuprobe/*.cuh"
-       "${ROOT}/suite/cuprobe/*.cuh")
+       "${ROOT}/suite/cuprobe_suite/*.cuh")
+  # A namespace named after a layer (cuprobe::gen, or a bare gen inside cuprobe) is the library's.
+  set(lib_ns)
+  foreach(l IN LISTS layer_names)
+    if(NOT l STREQUAL "suite")
+      list(APPEND lib_ns "${l}")
+    endif()
+  endforeach()
+  list(JOIN lib_ns "|" lib_ns)
   foreach(h IN LISTS headers)
     _cuprobe_layer_of("${h}" layer)
     if(NOT layer)
@@ -186,10 +198,24 @@ elseif(CHECK STREQUAL "layers")
       set(bad 1)
       continue()
     endif()
-    file(STRINGS "${ROOT}/${h}" incs REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]cuprobe/")
+    # The suite's names are its own, and the library's are never the suite's.
+    file(STRINGS "${ROOT}/${h}" opens REGEX "^[ \t]*namespace[ \t]+[A-Za-z_:]+[ \t]*{")
+    foreach(o IN LISTS opens)
+      string(REGEX REPLACE "^[ \t]*namespace[ \t]+([A-Za-z_:]+).*" "\\1" ns "${o}")
+      if(layer STREQUAL "suite" AND NOT ns MATCHES "^cuprobe::suite(::|$)"
+         AND (ns MATCHES "^cuprobe(::|$)" OR ns MATCHES "^(${lib_ns})$"))
+        message("cuprobe-tree: ${h} (the suite) opens the library's namespace ${ns} (the suite's "
+                "names are in cuprobe::suite): ${o}")
+        set(bad 1)
+      elseif(NOT layer STREQUAL "suite" AND ns MATCHES "^(cuprobe::)?suite(::|$)")
+        message("cuprobe-tree: ${h} (layer ${layer}) opens the suite's namespace ${ns}: ${o}")
+        set(bad 1)
+      endif()
+    endforeach()
+    file(STRINGS "${ROOT}/${h}" incs REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]cuprobe(_suite)?/")
     foreach(inc IN LISTS incs)
-      string(REGEX REPLACE ".*[\"<](cuprobe/[^\">]+)[\">].*" "\\1" path "${inc}")
-      if(EXISTS "${ROOT}/suite/${path}")  # the compiler's search order: suite/ holds only the suite
+      string(REGEX REPLACE ".*[\"<](cuprobe(_suite)?/[^\">]+)[\">].*" "\\1" path "${inc}")
+      if(path MATCHES "^cuprobe_suite/")  # the include roots: suite/ for the suite, include/ else
         set(path "suite/${path}")
       else()
         set(path "include/${path}")
@@ -366,10 +392,12 @@ elseif(CHECK STREQUAL "paths")
         elseif(NOT t MATCHES "\\.(cuh|cu|md|py|sh|cmake)$")
           continue()
         elseif(t MATCHES "^cuprobe/")
-          set(cands "include/${t}" "suite/${t}")
+          set(cands "include/${t}")
+        elseif(t MATCHES "^cuprobe_suite/")
+          set(cands "suite/${t}")
         elseif(t MATCHES "/")  # within the include roots (gen/chain.cuh), or beside the file
-          set(cands "include/cuprobe/${t}" "suite/cuprobe/${t}" "suite/cuprobe/experiments/${t}"
-                    "${fdir}${t}" "docs/${t}" "tests/${t}")
+          set(cands "include/cuprobe/${t}" "suite/cuprobe_suite/${t}" "${fdir}${t}" "docs/${t}"
+                    "tests/${t}")
         elseif(t IN_LIST names OR NOT t MATCHES "\\.(cuh|md)$")
           continue()  # a bare name: a header or a page is checked by its name (a .cu may be a user's)
         else()
@@ -393,14 +421,17 @@ elseif(CHECK STREQUAL "paths")
   list(LENGTH files nf)
   message("cuprobe-tree: looked at the paths named in ${nf} files; ${count} not in the tree")
 elseif(CHECK STREQUAL "cycles")
-  # Each header's cuprobe includes (paths as written: "cuprobe/..."), found under include/ or suite/.
+  # Each header's cuprobe includes (paths as written: "cuprobe/..." under include/,
+  # "cuprobe_suite/..." under suite/).
   set(all)
-  foreach(dir include suite)
-    file(GLOB_RECURSE hs RELATIVE "${ROOT}/${dir}" "${ROOT}/${dir}/cuprobe/*.cuh")
+  foreach(dir IN ITEMS include/cuprobe suite/cuprobe_suite)
+    string(REGEX REPLACE "/.*" "" root "${dir}")
+    file(GLOB_RECURSE hs RELATIVE "${ROOT}/${root}" "${ROOT}/${dir}/*.cuh")
     foreach(h IN LISTS hs)
       string(MAKE_C_IDENTIFIER "${h}" id)
-      file(STRINGS "${ROOT}/${dir}/${h}" incs REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]cuprobe/")
-      list(TRANSFORM incs REPLACE ".*[\"<](cuprobe/[^\">]+)[\">].*" "\\1")
+      file(STRINGS "${ROOT}/${root}/${h}" incs
+           REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]cuprobe(_suite)?/")
+      list(TRANSFORM incs REPLACE ".*[\"<](cuprobe(_suite)?/[^\">]+)[\">].*" "\\1")
       set(deps_${id} ${incs})
       list(APPEND all "${h}")
     endforeach()

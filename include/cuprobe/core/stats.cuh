@@ -84,7 +84,7 @@ inline double median(std::vector<double> values) {
 }
 
 /// The two clusters of `hops` (1-D 2-means, started at the smallest and largest value), after
-/// setting aside the values above `cap` (the L2 partitions' latencies, experiments/l2_partitions).
+/// setting aside the values above `cap` (the L2 partitions: cuprobe_suite/l2_partitions.cuh).
 /// Returns {lower median, upper median, upper share, share above cap}.
 inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, double cap) {
   std::vector<double> v, above;

@@ -1,6 +1,6 @@
 // cuprobe/gen/chase.cuh: the pointer chase (global and shared memory): rings, kernels, and one
 // chase (one launch, one sample). Repeats, statistics and sweeps go through the measurement
-// protocol: experiments/latency.cuh (chase_latency, latency_ladder) builds them from this.
+// protocol: cuprobe_suite/latency.cuh (chase_latency, latency_ladder) builds them from this.
 //
 //   cuprobe::gen::chase_ring ring(64 << 20);                  // 64 MiB, one node per 128 B line
 //   auto r = cuprobe::gen::run_chase(ring);                   // one launch, synchronous

@@ -3,7 +3,7 @@
 //   namespace g = cuprobe::gen;
 //   g::last_block_sum sum(/*max_blocks=*/1024);
 //   unsigned long long s = sum(d_in, n, /*blocks=*/264, g::publish_pattern::acq_rel_atomic);
-//   // experiments/ordering.cuh times this kernel through the runner:
+//   // cuprobe_suite/ordering.cuh times this kernel through the runner:
 //   g::fence_cost_kernel<cuprobe::ptx::sem::sc, cuprobe::ptx::scope::gpu, true>
 //       <<<1, 32>>>(line_addresses, warp_cycles, 1024, /*target_sm=*/-1, ran_on, unsupported);
 //
@@ -14,7 +14,7 @@
 // ticket" and "see the ticket" before "read everyone's partial" (docs/memory-latency.md).
 //
 // fence_cost_kernel: a loop of (store; fence), or of stores alone, between two clock64 reads;
-// experiments/ordering.cuh (fence_cost, fence_costs) measures it through the runner and
+// cuprobe_suite/ordering.cuh (fence_cost, fence_costs) measures it through the runner and
 // subtracts: cycles per fence by semantics and scope, for one warp and a block of 1024 threads,
 // on rows wherever one allocation put them or on lines the L2 homes near to or far from the SM.
 #pragma once
@@ -213,7 +213,7 @@ inline constexpr unsigned fence_cost_unclaimed = 0xffffffffu;
 /// to its word of row i % 8; fence) -- without the fence when Fence is false -- between two
 /// clock64() reads; lane 0 of each warp writes the warp's cycles. Where the stores go: row r of
 /// warp w is the 128-byte line at address lines[r * warps + w] (lane l stores word l), so the
-/// caller places every row (experiments/ordering.cuh: one allocation, or lines the L2 homes
+/// caller places every row (cuprobe_suite/ordering.cuh: one allocation, or lines the L2 homes
 /// near to or far from an SM). target_sm < 0: the grid is one block, it runs. Otherwise the
 /// first block to start on SM target_sm runs and every other returns at once. The block that
 /// runs writes its %smid to *ran_on (which must hold fence_cost_unclaimed). When the pass being
@@ -255,7 +255,7 @@ __global__ void fence_cost_kernel(const std::uint64_t* lines, unsigned long long
 
 /// A load for gen::chase_hops that is performed where the L2 homes the line: an atomic add of
 /// an opaque zero (the value is unchanged; the compiler cannot turn it into a load, which a
-/// partition's copy of a far line could serve). experiments::l2_classify_lines uses it. On
+/// partition's copy of a far line could serve). suite::l2_classify_lines uses it. On
 /// sm_90a it is the generic ATOM.E.ADD.64 (its shared and local fallbacks are branched over
 /// for a global address: the same few instructions on every hop).
 struct chase_load_home {

@@ -2,9 +2,9 @@
 // every hop of a pointer chase one bulk or tensor copy (latency), a load stream in which one
 // producer thread keeps `Stages` copies in flight through a ring of mbarriers while consumer
 // warps sum every word that lands (bandwidth), and a store stream of bulk stores from shared
-// memory bounded by bulk groups. experiments/tma.cuh measures them; this header only has the
+// memory bounded by bulk groups. cuprobe_suite/tma.cuh measures them; this header only has the
 // device code and the host-side kernel choice (by enum and stage count, never by string). The
-// cluster multicast stream is experiments/kernels/tma_multicast.cuh.
+// cluster multicast stream is cuprobe_suite/kernels/tma_multicast.cuh.
 //
 //   namespace gen = cuprobe::gen;
 //   gen::tma_stream_args a;  a.src = in;  a.chunks = bytes / 8192;  a.copy_bytes = 8192;
@@ -364,7 +364,7 @@ auto tma_pick_pow2(unsigned v, const char* what, Pick&& pick) {
 
 /// Throws cuprobe::error, naming `who`, unless every size is a multiple of 1 KiB in 1 .. 32 KiB
 /// (`sizes` names them), every stage count 1, 2, 4 or 8 and every CTAs-per-SM count 1 .. 32: the
-/// sweeps the stream kernels can run (experiments/tma*.cuh check their options with it).
+/// sweeps the stream kernels can run (cuprobe_suite/tma*.cuh check their options with it).
 inline void tma_require_sweep(const std::string& who, const char* sizes,
                               const std::vector<std::uint32_t>& bytes,
                               const std::vector<unsigned>& stages,
@@ -461,7 +461,7 @@ struct chase_bulk_load : detail::tma_hop<Bytes> {
 };
 
 /// One hop = a 2-D tensor copy of the node's row: `map` views the ring as [nodes][stride] of
-/// 8-byte elements with a box of Bytes / 8 x 1 (experiments/tma.cuh makes it), and the row of a
+/// 8-byte elements with a box of Bytes / 8 x 1 (cuprobe_suite/tma.cuh makes it), and the row of a
 /// node is (address - base) >> stride_shift (the stride is a power of two).
 template <std::uint32_t Bytes = 16>
 struct chase_tensor_load : detail::tma_hop<Bytes> {

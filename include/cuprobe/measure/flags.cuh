@@ -13,7 +13,7 @@
 //                        maximum clock: no memory of this device delivers that
 //   above_compute_peak   ops/s above the peak model (op kind declared) at the maximum clock
 //   above_bus_rate       bytes/s above the nominal rate of the host link (PCIe, C2C) for work
-//                        declared as crossing it (bus_rate_flag; experiments/system_memory.cuh)
+//                        declared as crossing it (bus_rate_flag; cuprobe_suite/system_memory.cuh)
 //   cache_resident       DRAM work whose working set is below dram_l2_factor x the L2
 //   working_set_unknown  DRAM work that declared no working set: residency not checked
 //   launch_bound         the launch-overhead floor of one sample is above launch_share of it

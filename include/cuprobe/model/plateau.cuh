@@ -8,7 +8,7 @@
 //
 // A point joins the current region while it stays within max(relative x level, absolute) of the
 // region's median; docs/memory-latency.md explains the walk, the outliers and the merging.
-// find_plateaus() takes any curve of latency_point; experiments/latency.cuh builds one from its
+// find_plateaus() takes any curve of latency_point; cuprobe_suite/latency.cuh builds one from its
 // chase measurements.
 #pragma once
 

@@ -185,7 +185,7 @@ class peer_buffers {
 };
 
 /// A pointer-chase ring (gen::chase_ring) of `bytes` in device `owner`'s memory, to be chased
-/// from another device with peer access enabled (experiments::chase_latency under a
+/// from another device with peer access enabled (suite::chase_latency under a
 /// scoped_device of the reader).
 inline gen::chase_ring peer_chase_ring(int owner, std::size_t bytes, std::size_t stride = 128,
                                        std::uint64_t seed = 1) {
