@@ -1,5 +1,5 @@
 // teach_cache_stream: how to write a DRAM read stream with cuprobe's cache-operator loads, timed
-// by the library's runner, beside the suite's DRAM read figure in the same run.
+// by the library's runner. It includes installed headers only: copy it into your own project.
 //
 //   build/hopper/examples/teach_cache_stream --json teach_cache_stream.json   (--quick: 1 GiB)
 //
@@ -10,15 +10,11 @@
 // dead). The array holds random words (device_buffer::fill_random), so the host knows
 // the exact sum of every pass (gen::expected_read_sum). Four passes
 // per launch (loop_mode::in_kernel: the runner divides each sample by them) over 4 GiB, far
-// above the L2, declared as a DRAM working set (the runner flags it otherwise). The suite's figure
-// is suite::dram_sweep (cuprobe_suite/memory.cuh, what examples/dram_bandwidth reports as the
-// best read): the read stream of float4 ld.global.cs over a few persistent shapes, one pass per
-// launch and several passes in one, on an array of the same size.
-#include <cuprobe_suite/suite.cuh>
+// above the L2, declared as a DRAM working set (the runner flags it otherwise).
+#include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::suite;
 namespace gen = cuprobe::gen;
 namespace cache = cuprobe::ptx::cache;
 
@@ -66,76 +62,47 @@ int main(int argc, char** argv) {
     cuprobe::run_options o = cli.run_options();
     o.warmup = cli.small ? 1 : 2;
     o.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
-    cuprobe::run_options mo = o;  // this kernel: each sample is divided by the passes it made
-    mo.mode = cuprobe::loop_mode::in_kernel;
-    mo.iterations = passes;
+    o.mode = cuprobe::loop_mode::in_kernel;  // each sample is divided by the passes it made
+    o.iterations = passes;
 
-    std::optional<cuprobe::measurement> mine;
-    std::uint32_t got = 0, want = 0;
-    {  // scoped: the array is freed before the suite allocates its own
-      cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
-      array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
-      cuprobe::device_buffer<std::uint32_t> sum(1);
-      sum.zero();
-      const auto* in = reinterpret_cast<const uint4*>(array.data());
-      const cuprobe::launch_shape shape = gen::stream_shape(blocks_per_sm, threads, dev.sm_count);
-      std::uint32_t launches = 0;
-      mine = cuprobe::measure(
-          "teach.cache_stream",
-          [&](cudaStream_t s) {
-            read_stream<<<shape.grid, shape.block, 0, s>>>(in, bytes / 16, passes, 0, sum.data());
-            ++launches;
-          },
-          cuprobe::work::bytes_moved(double(bytes), 0, "bytes read per pass (4 per launch)",
-                                     cuprobe::data_source::dram, double(bytes)),
-          mo);
-      // Validation: every pass added every word once (the wrapping sum of the random words).
-      want = gen::expected_read_sum(seed, bytes / 4, std::uint64_t(launches) * passes);
-      got = sum.to_host()[0];
-      mine->with_launch(shape)
-          .with_kernel(cuprobe::kernel_attributes::of(read_stream, threads))
-          .with_param("load", "ld.global.cs.v4.b32")
-          .with_param("passes_per_launch", passes)
-          .with_param("valid", got == want);
-    }
+    cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
+    array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
+    cuprobe::device_buffer<std::uint32_t> sum(1);
+    sum.zero();
+    const auto* in = reinterpret_cast<const uint4*>(array.data());
+    const cuprobe::launch_shape shape = gen::stream_shape(blocks_per_sm, threads, dev.sm_count);
+    std::uint32_t launches = 0;
+    auto m = cuprobe::measure(
+        "teach.cache_stream",
+        [&](cudaStream_t s) {
+          read_stream<<<shape.grid, shape.block, 0, s>>>(in, bytes / 16, passes, 0, sum.data());
+          ++launches;
+        },
+        cuprobe::work::bytes_moved(double(bytes), 0, "bytes read per pass (4 per launch)",
+                                   cuprobe::data_source::dram, double(bytes)),
+        o);
+    // Validation: every pass added every word once (the wrapping sum of the random words).
+    const std::uint32_t want =
+        gen::expected_read_sum(seed, bytes / 4, std::uint64_t(launches) * passes);
+    const std::uint32_t got = sum.to_host()[0];
     const bool ok = got == want;
-
-    // The suite's read stream on an array of the same size: float4 ld.global.cs, both loop modes.
-    const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cs>,
-                            gen::pattern_list<gen::stream_pattern::read>, gen::all_modes,
-                            gen::persistent_grids>
-        kernels;
-    ex::dram_sweep_options so;
-    so.patterns = {gen::stream_pattern::read};
-    so.grids = {gen::stream_grid::persistent};
-    so.persistent = {{1, 1024}, {2, 1024}, {4, 256}, {4, 512}};
-    if (cli.quick || cli.small) so.persistent = {{2, 1024}, {4, 512}};
-    so.array_bytes = bytes;
-    so.peers = false;
-    so.run = o;
-    const auto r = ex::dram_sweep(dev, kernels, so, [](const std::string&) {});
-    const cuprobe::measurement& best = r.best(gen::stream_pattern::read);
-    const double ratio = mine->gb_per_s() / best.gb_per_s();
+    m.with_launch(shape)
+        .with_kernel(cuprobe::kernel_attributes::of(read_stream, threads))
+        .with_param("load", "ld.global.cs.v4.b32")
+        .with_param("passes_per_launch", passes)
+        .with_param("valid", ok);
     std::printf("DRAM read stream on %s over %s (median of %zu launches), nominal %.0f GB/s:\n",
                 dev.name.c_str(), cuprobe::fmt_bytes(double(bytes)).c_str(), o.stop.max_samples,
                 dev.nominal_dram_bytes_per_s() / 1e9);
-    std::printf("  this kernel (ld.global.cs x%d in flight, %dx%d, %u passes/launch): %.0f GB/s\n",
-                unroll, blocks_per_sm, threads, passes, mine->gb_per_s());
-    std::printf("  suite, best of %zu points (%s, %s): %.0f GB/s\n", r.all.size(),
-                best.params.at("case").as_string().c_str(),
-                best.params.at("config").as_string().c_str(), best.gb_per_s());
-    std::printf("  ratio %.3f; validation: sum %u, expected %u: %s\n", ratio, got, want,
-                ok ? "ok" : "FAILED");
+    std::printf("  ld.global.cs x%d in flight, %dx%d, %u passes/launch: %.0f GB/s\n", unroll,
+                blocks_per_sm, threads, passes, m.gb_per_s());
+    std::printf("  validation: sum %u, expected %u: %s\n", got, want, ok ? "ok" : "FAILED");
 
     cuprobe::results res(argc, argv);
-    res.add(*mine);
-    for (const auto& m : r.all) res.add(m);
     cuprobe::json& x = res.extra("teach_cache_stream");
-    x["gb_per_s"] = mine->gb_per_s();
-    x["suite_gb_per_s"] = best.gb_per_s();
-    x["suite_case"] = best.params.at("case");
-    x["ratio_to_suite"] = ratio;
+    x["gb_per_s"] = m.gb_per_s();
     x["valid"] = ok;
+    res.add(std::move(m));
     res.print_ceilings();
     res.write(cli);
     return ok ? 0 : 1;

@@ -1,5 +1,5 @@
 // teach_tma_stream: how to write a TMA DRAM read stream with cuprobe's blocks, timed by the
-// library's runner, beside the suite's TMA load stream in the same run.
+// library's runner. It includes installed headers only: copy it into your own project.
 //
 //   build/hopper/examples/teach_tma_stream --json teach_tma_stream.json   (--quick: 1 GiB array)
 //
@@ -9,14 +9,11 @@
 // barrier); four consumer warps wait for each stage, add every 32-bit word that landed into a
 // per-thread sum (the bytes are used, so no copy is dead) and release the stage. The array holds
 // random words (device_buffer::fill_random), so the host knows the exact sum of every launch
-// (gen::expected_read_sum). The suite's figure is
-// suite::tma_streams (cuprobe_suite/tma.cuh, what examples/tma reports as "best TMA load"),
-// bulk copies over a few sizes, stages and CTAs per SM, on an array of the same size.
-#include <cuprobe_suite/suite.cuh>
+// (gen::expected_read_sum). The array is 4 GiB, far above the L2, and declared a DRAM working set.
+#include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>
 
-namespace ex = cuprobe::suite;
 namespace bulk = cuprobe::ptx::bulk;
 
 namespace {
@@ -72,71 +69,47 @@ int main(int argc, char** argv) {
     o.warmup = cli.small ? 1 : 2;
     o.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 5));
 
-    std::optional<cuprobe::measurement> mine;
-    std::uint32_t got = 0, want = 0;
-    {  // scoped: the array is freed before the suite allocates its own
-      cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
-      array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
-      cuprobe::device_buffer<std::uint32_t> sum(1);
-      sum.zero();
-      const std::size_t smem = std::size_t(stages) * chunk;
-      CUPROBE_CHECK(cudaFuncSetAttribute(tma_read_stream,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-      const cuprobe::launch_shape shape{dim3(dev.sm_count * ctas_per_sm),
-                                        dim3(32 + consumer_threads), smem};
-      const auto* src = reinterpret_cast<const unsigned char*>(array.data());
-      std::uint32_t launches = 0;
-      mine = cuprobe::measure(
-          "teach.tma_stream",
-          [&](cudaStream_t st) {
-            tma_read_stream<<<shape.grid, shape.block, smem, st>>>(src, bytes / chunk, sum.data());
-            ++launches;
-          },
-          cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory",
-                                     cuprobe::data_source::dram, double(bytes)),
-          o);
-      // Validation: every launch added every word once (the wrapping sum of the random words).
-      want = cuprobe::gen::expected_read_sum(seed, bytes / 4, launches);
-      got = sum.to_host()[0];
-      mine->with_launch(shape)
-          .with_kernel(cuprobe::kernel_attributes::of(tma_read_stream, int(shape.block.x), smem))
-          .with_param("copy_bytes", chunk)
-          .with_param("stages", stages)
-          .with_param("ctas_per_sm", ctas_per_sm)
-          .with_param("valid", got == want);
-    }
+    cuprobe::device_buffer<std::uint32_t> array(bytes / 4);
+    array.fill_random(seed, 0u, 0xFFFFFFFFu);  // word w: gen::stream_input_word(seed, 0, w)
+    cuprobe::device_buffer<std::uint32_t> sum(1);
+    sum.zero();
+    const std::size_t smem = std::size_t(stages) * chunk;
+    CUPROBE_CHECK(cudaFuncSetAttribute(tma_read_stream, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(smem)));
+    const cuprobe::launch_shape shape{dim3(dev.sm_count * ctas_per_sm), dim3(32 + consumer_threads),
+                                      smem};
+    const auto* src = reinterpret_cast<const unsigned char*>(array.data());
+    std::uint32_t launches = 0;
+    auto m = cuprobe::measure(
+        "teach.tma_stream",
+        [&](cudaStream_t st) {
+          tma_read_stream<<<shape.grid, shape.block, smem, st>>>(src, bytes / chunk, sum.data());
+          ++launches;
+        },
+        cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory",
+                                   cuprobe::data_source::dram, double(bytes)),
+        o);
+    // Validation: every launch added every word once (the wrapping sum of the random words).
+    const std::uint32_t want = cuprobe::gen::expected_read_sum(seed, bytes / 4, launches);
+    const std::uint32_t got = sum.to_host()[0];
     const bool ok = got == want;
-
-    // The suite's TMA load stream on an array of the same size: bulk copies, a few shapes.
-    ex::tma_stream_options so;
-    so.run = o;
-    so.copies = {cuprobe::gen::tma_copy::bulk};
-    so.copy_bytes = {16384, 32768};
-    so.stages = {2, 4};
-    so.ctas_per_sm = {1, 2};
-    so.stores = so.peers = false;
-    so.array_bytes = bytes;
-    const auto st = ex::tma_streams(dev, so, [](const std::string&) {});
-    const cuprobe::measurement& best = st.best_load();
-    const double ratio = mine->gb_per_s() / best.gb_per_s();
+    m.with_launch(shape)
+        .with_kernel(cuprobe::kernel_attributes::of(tma_read_stream, int(shape.block.x), smem))
+        .with_param("copy_bytes", chunk)
+        .with_param("stages", stages)
+        .with_param("ctas_per_sm", ctas_per_sm)
+        .with_param("valid", ok);
     std::printf("TMA read stream on %s over %s (median of %zu launches):\n", dev.name.c_str(),
                 cuprobe::fmt_bytes(double(bytes)).c_str(), o.stop.max_samples);
-    std::printf("  this kernel (bulk %u KiB x%d stages, %u CTA/SM): %.3f TB/s\n", chunk / 1024,
-                stages, ctas_per_sm, mine->gb_per_s() / 1e3);
-    std::printf("  suite, best of %zu points (%s): %.3f TB/s\n", st.loads.size(),
-                best.params.at("case").as_string().c_str(), best.gb_per_s() / 1e3);
-    std::printf("  ratio %.3f; validation: sum %u, expected %u: %s\n", ratio, got, want,
-                ok ? "ok" : "FAILED");
+    std::printf("  bulk %u KiB x%d stages, %u CTA/SM: %.3f TB/s\n", chunk / 1024, stages,
+                ctas_per_sm, m.gb_per_s() / 1e3);
+    std::printf("  validation: sum %u, expected %u: %s\n", got, want, ok ? "ok" : "FAILED");
 
     cuprobe::results res(argc, argv);
-    res.add(*mine);
-    for (const auto& m : st.loads) res.add(m);
     cuprobe::json& x = res.extra("teach_tma_stream");
-    x["tbps"] = mine->gb_per_s() / 1e3;
-    x["suite_tbps"] = best.gb_per_s() / 1e3;
-    x["suite_case"] = best.params.at("case");
-    x["ratio_to_suite"] = ratio;
+    x["tbps"] = m.gb_per_s() / 1e3;
     x["valid"] = ok;
+    res.add(std::move(m));
     res.print_ceilings();
     res.write(cli);
     return ok ? 0 : 1;

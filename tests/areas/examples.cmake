@@ -1,8 +1,18 @@
 # examples/: every program refuses bad input with exit code 1 and one sentence, before any CUDA
 # call (tests/examples/expect_refusal.cmake), and prints its usage on --help. Host tier: the
-# refusals are the same with or without a GPU.
+# refusals are the same with or without a GPU. GPU tier: each teaching program's figure against
+# the suite's experiment for it (tests/gpu/teach_vs_suite.cu). The teaching examples on the
+# installed package alone: host.consume_teaching (tests/consumer/tests.cmake).
 if(NOT CUPROBE_BUILD_EXAMPLES)
   return()
+endif()
+cuprobe_gpu_test(teach_vs_suite)
+if(TARGET gpu_teach_vs_suite AND TARGET teach_tma_stream)  # the programs of their own
+  add_dependencies(gpu_teach_vs_suite teach_tma_stream teach_cache_stream teach_pointer_chase
+                   teach_wgmma_peak)
+  target_compile_definitions(gpu_teach_vs_suite PRIVATE
+                             CUPROBE_TEACH_DIR="$<TARGET_FILE_DIR:teach_tma_stream>")
+  set_tests_properties(gpu.gpu_teach_vs_suite PROPERTIES TIMEOUT 900)
 endif()
 set(_cuprobe_examples device_report timers fma_throughput instruction_table latency_ladder
     dram_bandwidth cache_bandwidth memory_ordering tma dsm gemm system_memory

@@ -1,16 +1,24 @@
-# Configures and builds tests/consumer/project in one of its three modes. ARCH (default 90a): the
-# consumer's CMAKE_CUDA_ARCHITECTURES. NOTICE: a regular expression the configure output must
-# match (the architecture notice of cmake/cuprobeArchCheck.cmake); without it, the output must not
-# contain that notice. CONFIGURE_ONLY: stop after configuring.
+# Configures and builds tests/consumer/project in one of its three modes, or (MODE teaching)
+# tests/consumer/teaching: the teaching examples on the installed package (TEACH_DIR: another
+# folder of teach_*.cu). ARCH (default 90a): the consumer's CMAKE_CUDA_ARCHITECTURES. NOTICE: a
+# regular expression the configure output must match (the architecture notice of
+# cmake/cuprobeArchCheck.cmake); without it, the output must not contain that notice.
+# CONFIGURE_ONLY: stop after configuring. BUILD_FAILS: a regular expression; the build must fail
+# with output that matches it. MODE teaching, built by Ninja: every header the programs read
+# (ninja -t deps) comes from outside cuprobe's source tree, the installed headers from PREFIX.
 if(NOT DEFINED ARCH)
   set(ARCH 90a)
 endif()
 file(REMOVE_RECURSE "${BINARY}")
+set(teach_dir)
+if(DEFINED TEACH_DIR)
+  set(teach_dir "-DTEACH_DIR=${TEACH_DIR}")
+endif()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -G "${GENERATOR}"
           -DCUPROBE_CONSUME=${MODE} -DCUPROBE_SOURCE=${CUPROBE_SOURCE}
           -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}
-          -DCMAKE_CUDA_ARCHITECTURES=${ARCH}
+          -DCMAKE_CUDA_ARCHITECTURES=${ARCH} ${teach_dir}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
@@ -28,8 +36,53 @@ if(CONFIGURE_ONLY)
   message(STATUS "consumer (${MODE}, ${ARCH}): configured")
   return()
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" RESULT_VARIABLE rc)
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(DEFINED BUILD_FAILS)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "consumer (${MODE}): the build succeeded, it must fail with '${BUILD_FAILS}'")
+  elseif(NOT "${out}${err}" MATCHES "${BUILD_FAILS}")
+    message(FATAL_ERROR "consumer (${MODE}): the build failed without '${BUILD_FAILS}'")
+  endif()
+  message(STATUS "consumer (${MODE}): the build failed, as it must")
+  return()
+endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "consumer (${MODE}): build failed")
+endif()
+if(MODE STREQUAL "teaching" AND GENERATOR MATCHES "Ninja")
+  file(STRINGS "${BINARY}/CMakeCache.txt" ninja REGEX "^CMAKE_MAKE_PROGRAM:")
+  string(REGEX REPLACE "^[^=]*=" "" ninja "${ninja}")
+  execute_process(COMMAND "${ninja}" -C "${BINARY}" -t deps OUTPUT_VARIABLE deps RESULT_VARIABLE rc)
+  file(REAL_PATH "${CUPROBE_SOURCE}" source)
+  file(REAL_PATH "${PREFIX}" prefix)
+  string(REGEX MATCHALL "[^\n]+" lines "${deps}")
+  set(installed 0)
+  set(tree)
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" path)
+    if(NOT IS_ABSOLUTE "${path}" OR path MATCHES "\\.cu$")  # a target's line, or a source
+      continue()
+    endif()
+    file(REAL_PATH "${path}" path)
+    string(FIND "${path}" "${prefix}/" in_prefix)
+    string(FIND "${path}" "${source}/" in_source)
+    if(in_prefix EQUAL 0)
+      math(EXPR installed "${installed} + 1")
+    elseif(in_source EQUAL 0)
+      list(APPEND tree "${path}")
+    endif()
+  endforeach()
+  if(tree)
+    list(REMOVE_DUPLICATES tree)
+    string(REPLACE ";" "\n  " tree "${tree}")
+    message(FATAL_ERROR "consumer (${MODE}): the programs read headers of cuprobe's source tree, "
+                        "not the installed package:\n  ${tree}")
+  endif()
+  if(NOT rc EQUAL 0 OR installed EQUAL 0)
+    message(FATAL_ERROR "consumer (${MODE}): ninja -t deps names no installed header")
+  endif()
+  message(STATUS "consumer (${MODE}): ${installed} reads of installed headers, none of the tree")
 endif()
 message(STATUS "consumer (${MODE}): configured and built")
