@@ -1,4 +1,5 @@
-// device_report: cuprobe's main job, a one-page report of the GPU it runs on.
+// device_report: cuprobe's main job, a one-page report of the GPU it runs on (over 600 lines:
+// one short section per part of the card, each through the suite, and the --ceilings 1 path).
 //
 //   build/hopper/examples/device_report --summary docs/results/h200/summary.json
 //
@@ -12,7 +13,10 @@
 // fma_throughput, instruction_table, dram_bandwidth, latency_ladder and cache_bandwidth, through
 // the same cuprobe_suite/ functions.
 // --quick: fewer repeats and configurations; --small: small arrays (for compute-sanitizer;
-// the DRAM figures are then flagged cache_resident and are not DRAM figures).
+// the DRAM figures are then flagged cache_resident and are not DRAM figures). --ceilings 1: the
+// library's block (cuprobe::measure_ceilings, calibrate/ceilings.cuh: DRAM and L2 read, write and
+// copy, FP32 FMA, the SM clock), then the record's other keys (tensor, L1, shared memory, PCIe).
+#include <cuprobe/calibrate/ceilings.cuh>
 #include <cuprobe_suite/copy_engine.cuh>
 #include <cuprobe_suite/peer.cuh>
 #include <cuprobe_suite/suite.cuh>
@@ -109,6 +113,18 @@ double report_timers(cuprobe::summary_file& sum, unsigned repeats) {
   return mhz;
 }
 
+/// --ceilings 1: the SM clock that measure_ceilings measured (one window; no reader overheads).
+double report_block_clock(cuprobe::summary_file& sum, const cuprobe::measured_ceilings& b) {
+  section("timers");
+  const double mhz = b.metrics.at("clock.sm.effective_mhz").as_number();
+  const cuprobe::json* nvml = b.clocks.find("clock.sm.nvml_mhz");
+  std::printf("effective SM clock %.0f MHz (NVML: %s)\n", mhz,
+              nvml ? cuprobe::fmt(nvml->as_number(), 0).c_str() : "unavailable");
+  sum.set("clock.sm.effective_mhz", mhz);
+  if (nvml) sum.set("clock.sm.nvml_mhz", nvml->as_number());
+  return mhz;
+}
+
 /// The tensor-core line (sm_90): bf16 m64n256k16 SS wgmma, zero operands, ~7 ms launches after
 /// 100 ms of idle GPU each, the better of 1 and 2 warpgroups per SM, at the clock measured in the
 /// kernel (examples/wgmma has the sweeps, the sustained run and the other types).
@@ -198,9 +214,24 @@ void report_pcie(const cuprobe::device_info& d, const cuprobe::cli& cli, cuprobe
   for (auto& p : r.points) res.add(std::move(p.m));
 }
 
-void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
-                    cuprobe::summary_file& sum, cuprobe::results& res, bool ceilings_only) {
-  section("compute");
+/// The FP32 FMA line of measure_ceilings (one configuration: 10 chains x 1024 threads).
+void report_block_fma(cuprobe::summary_file& sum, cuprobe::results& res,
+                      const cuprobe::measured_ceilings& b) {
+  const auto& m = b.points.at(b.best.at("fma.f32.tflops"));
+  const double f = b.metrics.at("fma.f32.fraction_of_peak").as_number();
+  std::printf(
+      "FP32 FMA            %.2f TFLOP/s = %.1f %% of %.2f TFLOP/s peak at %.0f MHz "
+      "(measure_ceilings: %d chains, %u threads, 128 steps per loop)\n",
+      m.tflop_per_s(), 100 * f, m.tflop_per_s() / f, m.rate.clock_mhz.value_or(0),
+      int(m.params.at("chains").as_number()), m.launch->block.x);
+  sum.set("fma.f32.tflops", m.tflop_per_s());
+  sum.set("fma.f32.fraction_of_peak", f);
+  res.add(m);
+}
+
+/// The FP32 FMA sweep and the FMA latencies (the full report).
+void report_fma_sweep(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                      cuprobe::summary_file& sum, cuprobe::results& res) {
   namespace ex = cuprobe::suite;
   namespace ops = cuprobe::gen::ops;
   using op = ops::fma_f32;
@@ -240,11 +271,19 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
     res.add(std::move(l.m));
     return c;
   };
-  if (!ceilings_only) {
-    sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
-    lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
-    lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
-  }
+  sum.set("fma.f32.latency_cycles", lat("FFMA latency", ex::chain_latency<op>(lo)));
+  lat("DFMA latency", ex::chain_latency<ops::fma_f64>(lo));
+  lat("HFMA2 latency", ex::chain_latency<ops::hfma2_f16>(lo));
+}
+
+void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                    cuprobe::summary_file& sum, cuprobe::results& res,
+                    const cuprobe::measured_ceilings* block) {
+  section("compute");
+  if (block)
+    report_block_fma(sum, res, *block);
+  else
+    report_fma_sweep(d, cli, sum, res);
   report_tensor(d, cli, sum, res);
   if (d.sm() == 90) {
     namespace wg = cuprobe::ptx::wgmma;
@@ -255,14 +294,15 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
   }
 }
 
-void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
-                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz,
-                   bool ceilings_only) {
-  section("memory");
+/// The DRAM stream sweep with cudaMemcpy and cudaMemset beside it, and the L2 bandwidth (the full
+/// report).
+void report_dram_l2(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                    cuprobe::summary_file& sum, cuprobe::results& res,
+                    const cuprobe::run_options& run) {
   namespace gen = cuprobe::gen;
   namespace ex = cuprobe::suite;
   namespace cache = cuprobe::ptx::cache;
-  const bool quick = cli.quick || cli.small || ceilings_only;
+  const bool quick = cli.quick || cli.small;
   ex::dram_sweep_options o;
   o.patterns = {gen::stream_pattern::read, gen::stream_pattern::write, gen::stream_pattern::copy};
   o.widths = {16};
@@ -270,9 +310,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
                        : std::vector<std::pair<int, int>>{{1, 256}, {1, 512},  {1, 1024}, {2, 512},
                                                           {4, 256}, {2, 1024}, {4, 512},  {8, 256}};
   o.covering = quick ? std::vector<int>{256} : std::vector<int>{128, 256, 512, 1024};
-  o.run = cli.run_options();
-  o.run.warmup = cli.small ? 1 : 2;
-  o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 10));
+  o.run = run;
   o.head_to_head = cli.small ? 3 : quick ? 10 : 20;  // the best copy vs cudaMemcpy, alternating
   // --small: one persistent shape and 16 MiB arrays (3 shapes and 64 MiB before): 3 patterns x
   // 2 operators x 2 modes x 2 grids = 24 points x 3 launches = 72 instead of 144 launches, on
@@ -324,7 +362,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   for (auto& m : r.head_to_head) res.add(std::move(m));
 
   ex::cache_bw_options co;
-  co.run = o.run;
+  co.run = run;
   if (cli.small) co.bytes_per_launch = 4.0 * (1 << 20);  // --small: a quarter of 16 MiB
   const auto l2 = ex::l2_bandwidth(d, co);
   for (const auto& m : l2.points) res.add(m);
@@ -336,9 +374,48 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("l2.read.tbps", l2.read_bytes_per_s / 1e12);
   sum.set("l2.write.tbps", l2.write_bytes_per_s / 1e12);
   sum.set("l2.copy.tbps", l2.copy_bytes_per_s / 1e12);
+}
+
+/// The DRAM and L2 lines of measure_ceilings (--ceilings 1).
+void report_block_memory(cuprobe::summary_file& sum, cuprobe::results& res,
+                         const cuprobe::measured_ceilings& b) {
+  for (const char* what : {"read", "write", "copy"}) {
+    const std::string key = std::string("dram.") + what + ".tbps";
+    const auto& m = b.points.at(b.best.at(key));
+    std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", what, m.gb_per_s() / 1e3,
+                m.params.at("case").as_string().c_str(), m.params.at("config").as_string().c_str(),
+                m.declared.accounting.c_str(),
+                m.flags.size() > 1 || (m.flags.size() == 1 && m.flags[0].code != "clock_unknown")
+                    ? "  FLAGGED (see JSON)"
+                    : "");
+    sum.set(key, m.gb_per_s() / 1e3);
+  }
+  for (const auto& m : b.points)
+    if (m.name.compare(0, 6, "chain.") != 0) res.add(m);  // the FMA's is report_block_fma's
+  const auto tbps = [&](const char* k) { return b.metrics.at(k).as_number(); };
+  std::printf(
+      "L2 read (.cg)       %.2f TB/s; write %.2f TB/s (%.2f x read); copy %.2f TB/s "
+      "(median over working sets of L2/16, L2/12, L2/8)\n",
+      tbps("l2.read.tbps"), tbps("l2.write.tbps"), tbps("l2.write.tbps") / tbps("l2.read.tbps"),
+      tbps("l2.copy.tbps"));
+  for (const char* k : {"l2.read.tbps", "l2.write.tbps", "l2.copy.tbps"}) sum.set(k, tbps(k));
+}
+
+void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
+                   cuprobe::summary_file& sum, cuprobe::results& res, double clock_mhz,
+                   const cuprobe::measured_ceilings* block) {
+  section("memory");
+  namespace ex = cuprobe::suite;
+  auto run = cli.run_options();
+  run.warmup = cli.small ? 1 : 2;
+  run.stop = cuprobe::stopping_rule::fixed(cli.samples(10, 10));
+  if (block)
+    report_block_memory(sum, res, *block);
+  else
+    report_dram_l2(d, cli, sum, res, run);
 
   ex::cache_curve_options l1o;  // its L1 options: two blocks of 512 threads per SM
-  l1o.l1.run = o.run;
+  l1o.l1.run = run;
   if (cli.small) l1o.l1.bytes_per_launch = 4.0 * (1 << 20);  // --small: a quarter of 16 MiB
   const auto l1 = ex::l1_bandwidth(d, l1o.l1);
   for (const auto& m : l1.points) res.add(m);
@@ -353,7 +430,7 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("l1.read.bytes_per_clk_sm", l1_clk);
 
   ex::smem_bw_options so;
-  so.run = o.run;
+  so.run = run;
   so.run.warmup = 1;
   so.run.stop = cuprobe::stopping_rule::fixed(3);
   so.conflict_strides = {2};
@@ -369,11 +446,11 @@ void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("smem.read.bytes_per_clk_sm", sm.read.back().bytes_per_clock_per_sm);
   sum.set("smem.write.bytes_per_clk_sm", sm.write.back().bytes_per_clock_per_sm);
 
-  if (ceilings_only) return;
+  if (block) return;
   ex::latency_ladder_options lo;
   lo.max_bytes = cli.small ? 4 * d.l2_bytes : 32 * d.l2_bytes;
   lo.points_per_octave = 1;
-  lo.repeats = quick ? 1 : 3;
+  lo.repeats = cli.quick || cli.small ? 1 : 3;
   lo.cg_max_bytes = 0;
   lo.max_steps = 1u << 16;
   lo.run = cli.run_options();
@@ -538,6 +615,20 @@ void pick_paths(cuprobe::summary_file& sum) {
                   "dram.copy_vs_memcpy", "tma.copy.vs_memcpy"});
 }
 
+/// --ceilings 1: measure_ceilings' options (--small: small arrays and short launches).
+cuprobe::ceilings_options block_options(const cuprobe::cli& cli) {
+  cuprobe::ceilings_options o;
+  o.run = cli.run_options();  // --profile
+  o.run.warmup = 1;
+  o.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 5));
+  if (cli.small) {
+    o.dram_array_bytes = std::uint64_t(16) << 20;
+    o.l2_bytes_per_launch = 4.0 * (1 << 20);
+    o.fma_ms = 1;
+  }
+  return o;
+}
+
 /// Writes this card's ceilings record (measure/ceilings.cuh) from the summary's metrics.
 void write_record(const cuprobe::device_info& d, const cuprobe::summary_file& sum,
                   const std::string& path) {
@@ -561,8 +652,9 @@ int main(int argc, char** argv) {
         argc, argv, "device_report: a one-page report of this GPU",
         {cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here"),
          cuprobe::cli_option::integer("--ceilings",
-                                      "1: only what this card's ceilings record needs (about "
-                                      "20 s), then write the record",
+                                      "1: only what this card's ceilings record needs "
+                                      "(cuprobe::measure_ceilings, then tensor, L1, shared "
+                                      "memory and PCIe), then write the record",
                                       0, 1, 0),
          cuprobe::cli_option::path("--record",
                                    "write the ceilings record here instead of the "
@@ -577,12 +669,20 @@ int main(int argc, char** argv) {
     cuprobe::summary_file sum(argc, argv, d);
     print_device(d);
     print_environment(d);
+    std::optional<cuprobe::measured_ceilings> block;  // --ceilings 1: the library's block
+    if (ceilings_only) {
+      block = cuprobe::measure_ceilings(d, block_options(cli));
+      std::printf("\nmeasure_ceilings: %zu measurements, %zu launches, %s moved, in %.1f s\n",
+                  block->points.size(), block->plan.launches(),
+                  cuprobe::fmt_bytes(block->plan.bytes_moved()).c_str(), block->wall_s);
+    }
     // --small: one repeat (405 launches: 400 of them the event-resolution sleeps) instead of 3.
-    const double mhz = report_timers(sum, cli.small || ceilings_only ? 1 : cli.quick ? 3 : 7);
+    const unsigned repeats = cli.small ? 1 : cli.quick ? 3 : 7;
+    const double mhz = block ? report_block_clock(sum, *block) : report_timers(sum, repeats);
     cuprobe::results res(argc, argv);
     report_node(sum, res);
-    report_compute(d, cli, sum, res, ceilings_only);
-    report_memory(d, cli, sum, res, mhz, ceilings_only);
+    report_compute(d, cli, sum, res, block ? &*block : nullptr);
+    report_memory(d, cli, sum, res, mhz, block ? &*block : nullptr);
     report_pcie(d, cli, sum, res);
     if (!ceilings_only) report_hopper(d, cli, sum, res, mhz);
     pick_paths(sum);

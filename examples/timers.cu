@@ -3,8 +3,8 @@
 //   build/hopper/examples/timers --json docs/results/h200/timers.json --markdown
 //   docs/results/h200/timers.md
 //
-// Repeats the whole characterisation (suite::timer_repeats over
-// measure/timer_calibration.cuh) and reports the median and range across repeats; measures the
+// Repeats the whole characterisation (suite::timer_repeats over suite::characterise_timers,
+// cuprobe_suite/timers.cuh) and reports the median and range across repeats; measures the
 // empty region of the in-kernel region timer per scope; times an empty kernel launch with the
 // runner (per launch, and per launch in a graph); and prints the launch-overhead floor the
 // runner's "launch_bound" flag uses (measure/launch_overhead.cuh).

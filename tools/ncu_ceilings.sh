@@ -3,7 +3,7 @@
 #   tools/ncu_ceilings.sh BUILD_DIR OUT_DIR
 # Profiles the kernels behind device_report's L2 read/write/copy and L1 read headlines
 # (examples/device_report --ceilings 1 --profile --no-record 1: each measurement once; kernels
-# kernels::cache_bw_kernel<pattern, float4, load op, store op, U>), with the clocks left alone
+# gen::cache_bw_kernel<pattern, float4, load op, store op, U>), with the clocks left alone
 # (--clock-control none), and writes OUT_DIR/ncu_ceilings.csv (ncu's raw page), .raw (the
 # program's output and ncu's) and .log. Collected:
 #   breakdown:l1tex__throughput...   every L1TEX sub-unit's share of its peak (the one near 100 %

@@ -55,6 +55,7 @@
 #include "cuprobe/model/peak.cuh"
 #include "cuprobe/model/plateau.cuh"
 
+#include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/gen/chain.cuh"
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/gen/ops.cuh"
@@ -84,6 +85,8 @@
 #include "cuprobe/measure/stopping_rule.cuh"
 #include "cuprobe/measure/sweep.cuh"
 #include "cuprobe/measure/timer_calibration.cuh"
+
+#include "cuprobe/calibrate/ceilings.cuh"
 
 #include "cuprobe/hopper/cluster.cuh"
 #include "cuprobe/hopper/epilogue.cuh"

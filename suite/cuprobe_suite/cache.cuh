@@ -9,7 +9,7 @@
 //   auto c = ex::cache_curves(dev, ex::cache_curve_options{}, [](const std::string&) {});
 //   auto lv = ex::cache_levels_of(dev, c, /*sm_clock_mhz=*/1980);
 //
-// The kernel is kernels::cache_bw_kernel (cuprobe_suite/kernels/cache_bw.cuh): float4 elements, U
+// The kernel is gen::cache_bw_kernel (cuprobe/gen/cache_bw.cuh): float4 elements, U
 // accesses in flight per thread whatever the working set (U = 4 for the L2 with one block of 1024
 // per SM, U = 16 for the L1 with two blocks of 512 per SM: see cache_bw_unroll), many rounds per
 // launch (a launch moves at least bytes_per_launch, so launch overhead stays below 1 % of a
@@ -33,23 +33,19 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuprobe/calibrate/ceilings.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
+#include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/peak.cuh"
-#include "cuprobe_suite/kernels/cache_bw.cuh"
 #include "cuprobe_suite/kernels/cache_bw_tma.cuh"
 #include "cuprobe_suite/l2_home_write.cuh"
 #include "cuprobe_suite/memory.cuh"
 
 namespace cuprobe::suite {
 
-/// Accesses in flight per thread of the L2 (partitioned, .cg) kernels. With the default grid
-/// (one block of 1024 threads per SM) that is 64 KiB in flight per SM, enough to cover the
-/// L2's loaded latency (docs/memory-ptx.md, "L2 bandwidth"). On the H200, among U 4/8/16 x
-/// 1..8 blocks of 256..1024 threads per SM at 4 and 8 MiB, U = 4 with 1 x 1024 was within ~5 %
-/// of the fastest shape at each size and the steadiest (~1 % spread over three repeats).
-inline constexpr int cache_bw_unroll = 4;
+using gen::cache_bw_unroll;  // U of the L2 kernels (gen/cache_bw.cuh says why 4)
 
 /// Accesses in flight per thread of the L1 (replicated, default-load) kernels: the L1 answers
 /// in ~32 cycles, but ptxas keeps only ~6 of 8 unrolled loads in flight, so U = 16 (with
@@ -57,7 +53,7 @@ inline constexpr int cache_bw_unroll = 4;
 inline constexpr int cache_bw_l1_unroll = 16;
 
 /// How l2_bandwidth writes (st.global reached 0.42 x the L2 read on the H200):
-/// st_global = kernels::cache_bw_kernel's st.global.cg (float4, U per thread, the read's shape);
+/// st_global = gen::cache_bw_kernel's st.global.cg (float4, U per thread, the read's shape);
 /// tma_bulk = kernels::l2_bulk_write_kernel (cp.async.bulk from shared memory, each CTA its own
 /// chunks, l2_tma_write_options); home = kernels::l2_home_write_kernel with every SM writing only
 /// lines homed in its own L2 partition (cuprobe_suite/l2_home_write.cuh, l2_write_home::near).
@@ -132,68 +128,24 @@ struct cache_bw_options {
   }
 };
 
-/// Pattern P (read, write, copy) of float4 over arrays of about `bytes` each (rounded down to
-/// whole chunks of threads x U elements), partitioned or replicated, with load operator LdOp
-/// (stores paired: gen::paired_store_t), U accesses in flight per thread; validated exactly.
+/// Pattern P (read, write, copy) of float4 over arrays of about `bytes` each (whole chunks of
+/// threads x U elements), partitioned or replicated, with load operator LdOp (stores paired:
+/// gen::paired_store_t), U accesses in flight per thread; validated exactly: the library's
+/// measure_cache_bw (calibrate/ceilings.cuh) with these options.
 template <gen::stream_pattern P, class LdOp, int U = cache_bw_unroll>
 stream_result cache_bw_measure(const device_info& dev, std::size_t bytes, bool replicated,
                                const cache_bw_options& o) {
   o.validate();
-  using StOp = gen::paired_store_t<LdOp>;
-  const std::uint64_t chunk = std::uint64_t(o.threads) * U;
-  // Whole chunks; a read smaller than one chunk is one chunk read with wrap-around.
-  const std::uint64_t elements =
-      std::uint64_t(bytes) / 16 >= chunk || P != gen::stream_pattern::read
-          ? std::uint64_t(bytes) / 16 / chunk * chunk
-          : std::uint64_t(bytes) / 16;
-  require(elements >= 32,
-          "cache_bw: " + fmt_bytes(double(bytes)) +
-              " holds fewer than 32 elements (one warp's load); write and copy take " +
-              "whole chunks of " + fmt_bytes(16.0 * double(chunk)) + " (threads x U x 16 B)");
-  const unsigned grid = unsigned(o.blocks_per_sm * dev.sm_count);
-  const launch_shape shape{dim3(grid), dim3(unsigned(o.threads)), 0};
-  gen::stream_workload w(P, 16, elements);
-  w.fill_inputs(7);
-  w.poison_outputs();
-  (void)w.args(shape);  // the sinks (read), and what check() assumes of the launch
-  const std::uint64_t chunks = std::max<std::uint64_t>(1, elements / chunk);
-  // Enough rounds for bytes_per_launch, and for every chunk to be visited in every launch. A
-  // round moves threads x U elements per block, whatever the chunk.
-  const double per_round = double(grid) * double(chunk) * 16.0;  // bytes per pattern array
-  std::uint64_t rounds = std::uint64_t(std::ceil(o.bytes_per_launch / per_round));
-  rounds = std::max<std::uint64_t>(rounds, replicated ? chunks : (chunks + grid - 1) / grid);
-  require(rounds <= 0xFFFFFFFFu, "cache_bw: more than 2^32 rounds per launch");
-  const kernels::cache_bw_args a = kernels::cache_bw_args_for(w, unsigned(o.threads), grid,
-                                                              std::uint32_t(rounds), U, replicated);
-  const double moved = per_round * double(rounds);
-  const double rd = P == gen::stream_pattern::write ? 0 : moved;
-  const double wr = P == gen::stream_pattern::read ? 0 : moved;
-  const char* rule = P == gen::stream_pattern::read    ? "read: every element read, per round"
-                     : P == gen::stream_pattern::write ? "write: every element written, per round"
-                                                       : "copy: N read + N written, per round";
   stream_result r;
-  r.m = measure(
-      std::string("cache.") + gen::to_string(P),
-      [&](cudaStream_t s) {
-        kernels::cache_bw_kernel<P, float4, LdOp, StOp, U><<<grid, unsigned(o.threads), 0, s>>>(a);
-        CUPROBE_CHECK_LAUNCH("cuprobe::suite::kernels::cache_bw_kernel");
-      },
-      work::bytes_moved(rd, wr, rule, cuprobe::data_source::any, w.working_set_bytes()), o.run);
-  r.check = kernels::check_cache_bw(w, a, grid, unsigned(o.threads), U);
-  r.m.with_launch(shape)
-      .with_kernel(
-          kernel_attributes::of(kernels::cache_bw_kernel<P, float4, LdOp, StOp, U>, o.threads))
-      .with_param("pattern", gen::to_string(P))
+  r.m = measure_cache_bw<P, LdOp, U>(dev, bytes, replicated, o.blocks_per_sm, o.threads,
+                                     o.bytes_per_launch, o.run, data_source::any, r.check);
+  r.m.with_param("pattern", gen::to_string(P))
       .with_param("load", ptx::load_instruction<LdOp>)
-      .with_param("store", ptx::store_instruction<StOp>)
+      .with_param("store", ptx::store_instruction<gen::paired_store_t<LdOp>>)
       .with_param("layout", replicated ? "replicated" : "partitioned")
       .with_param("unroll", U)
       .with_param("blocks_per_sm", o.blocks_per_sm)
-      .with_param("threads", o.threads)
-      .with_param("rounds", double(rounds))
-      .with_param("array_bytes", double(elements * 16))
-      .with_param("working_set_bytes", w.working_set_bytes())
-      .with_param("valid", r.check.ok);
+      .with_param("threads", o.threads);
   return r;
 }
 
@@ -362,7 +314,7 @@ struct cache_curves_result {
 /// The two read-bandwidth curves (see the file comment); `progress(label)` before each point.
 /// Working sets double points_per_octave times per octave, from 4 KiB (L1) and l2_bytes / 64
 /// (L2); the L1 curve's smaller sets are one chunk read with wrap-around
-/// (cuprobe_suite/kernels/cache_bw.cuh).
+/// (cuprobe/gen/cache_bw.cuh).
 template <class Progress>
 cache_curves_result cache_curves(const device_info& dev, const cache_curve_options& o,
                                  Progress&& progress) {

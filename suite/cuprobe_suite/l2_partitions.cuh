@@ -15,7 +15,7 @@
 //    rest are DRAM misses and are counted apart): the upper cluster's median is the far
 //    latency, its share the far fraction. Each is a measurement (unit cycles) whose samples
 //    are `repeats` chases from that SM.
-//  - Bandwidth, whole GPU. The read bandwidth of kernels::cache_bw_kernel (.cg) at near_bytes and
+//  - Bandwidth, whole GPU. The read bandwidth of gen::cache_bw_kernel (.cg) at near_bytes and
 //    at mixed_bytes; with the far fraction f seen at mixed_bytes, the far bandwidth is what
 //    makes the mix take its time: 1 / B_mixed = (1 - f) / B_near + f / B_far (a model: it
 //    assumes that near and far accesses do not overlap differently from near ones).

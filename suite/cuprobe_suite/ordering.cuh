@@ -9,7 +9,7 @@
 //   if (c.supported) std::printf("%.1f cycles per fence\n", *c.cycles_per_fence);
 //
 // Fence cost: one block of `threads` loops `iterations` times over (store; fence) between two
-// %clock64 reads (gen::fence_cost_kernel), and again without the fence; each is a measurement
+// %clock64 reads (kernels::fence_cost_kernel), and again without the fence; each is a measurement
 // whose sample is the mean over warps of one launch's cycles, per iteration (unit cycles,
 // iterations = the loop count). cycles_per_fence = median with - median without. A fence the
 // compiled code lacks (cluster scope before sm_90) is reported unsupported, not measured.
@@ -33,6 +33,7 @@
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/gen/ordering.cuh"
 #include "cuprobe/measure/runner.cuh"
+#include "cuprobe_suite/kernels/fence_cost.cuh"
 #include "cuprobe_suite/l2_partitions.cuh"
 
 namespace cuprobe::suite {
@@ -96,7 +97,7 @@ struct fence_cost_options {
             "fence_cost: threads must be 1..1024, got " + std::to_string(threads));
     require(iterations >= 1 && iterations <= (1u << 24),
             "fence_cost: iterations is " + std::to_string(iterations) + "; it must be 1 .. 2^24");
-    require(iterations % gen::fence_cost_rows == 0,
+    require(iterations % kernels::fence_cost_rows == 0,
             "fence_cost: iterations is " + std::to_string(iterations) +
                 "; it must be a multiple of 8 (one store to each of the 8 rows per round)");
     require(home == l2_home::unplaced || home == l2_home::near || home == l2_home::far,
@@ -152,15 +153,15 @@ std::optional<measurement> fence_cost_measurement(unsigned threads, const fence_
                                                   const std::string& name,
                                                   std::optional<std::uint32_t>& ran_on_sm) {
   const unsigned warps = (threads + 31) / 32;
-  const std::size_t rows = std::size_t(gen::fence_cost_rows) * warps;
+  const std::size_t rows = std::size_t(kernels::fence_cost_rows) * warps;
   std::optional<device_buffer<unsigned>> scratch;
   std::vector<std::uint64_t> address;
   if (lines) {
     address = lines->take(o.home, rows);
   } else {
-    scratch.emplace(std::size_t(gen::fence_cost_rows) * threads);
+    scratch.emplace(std::size_t(kernels::fence_cost_rows) * threads);
     scratch->zero();
-    for (unsigned r = 0; r < gen::fence_cost_rows; ++r)
+    for (unsigned r = 0; r < kernels::fence_cost_rows; ++r)
       for (unsigned w = 0; w < warps; ++w)  // row r of warp w: the words the layout gives it
         address.push_back(reinterpret_cast<std::uint64_t>(scratch->data() + r * threads + w * 32));
   }
@@ -181,15 +182,15 @@ std::optional<measurement> fence_cost_measurement(unsigned threads, const fence_
   const unsigned grid = lines ? unsigned(4 * sms) : 1u;
   auto launch = [&](cudaStream_t s) {
     cycles.poison(poison_byte, s);
-    ran_on.poison(0xff, s);  // gen::fence_cost_unclaimed
-    gen::fence_cost_kernel<Sem, Scope, Fence>
+    ran_on.poison(0xff, s);  // kernels::fence_cost_unclaimed
+    kernels::fence_cost_kernel<Sem, Scope, Fence>
         <<<grid, threads, 0, s>>>(line_addresses.data(), cycles.data(), o.iterations, target,
                                   ran_on.data(), unsupported.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::gen::fence_cost_kernel");
+    CUPROBE_CHECK_LAUNCH("cuprobe::kernels::fence_cost_kernel");
     cuprobe::wait_for(s, "suite::fence_cost_measurement");
     const unsigned sm = ran_on.to_host()[0];
     if (unsupported.to_host()[0]) return;
-    require(sm != gen::fence_cost_unclaimed && (target < 0 || sm == unsigned(target)),
+    require(sm != kernels::fence_cost_unclaimed && (target < 0 || sm == unsigned(target)),
             "fence cost: no block started on SM " + std::to_string(target));
     ran_on_sm = sm;
   };
@@ -308,7 +309,7 @@ fence_cost_by_home_result fence_cost_by_home(const device_info& dev, const fence
   if (!lines.homes.separated()) return r;  // one home per SM on this GPU: nothing to place
   // A block of 1024 threads stores to fence_cost_rows lines per warp: too few lines of a home
   // (hop times blurred, as under compute-sanitizer) is "not measured" too, not an error.
-  const std::size_t need = std::size_t(gen::fence_cost_rows) * (1024 / 32);
+  const std::size_t need = std::size_t(kernels::fence_cost_rows) * (1024 / 32);
   if (r.near_lines < need || r.far_lines < need) return r;
   auto both = [&](auto scope, unsigned t) {
     using S = decltype(scope);

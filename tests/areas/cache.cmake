@@ -127,7 +127,7 @@ if(TEST sass.cache_loop_pass_loop_plain)
     "cuprobe-sass: FAILED: 'LDG' at 0x[0-9a-f]+ lies outside the outermost loop")
 endif()
 
-# ---- SASS: the cache-bandwidth kernels (cuprobe_suite/kernels/cache_bw.cuh) and shared-memory
+# ---- SASS: the cache-bandwidth kernels (cuprobe/gen/cache_bw.cuh) and shared-memory
 # kernels (kernels/smem_bw.cuh). U accesses of the intended width per round, all in the loop. ----
 set(_cache_bw "${_cache_sass}/cache_bw.cu")
 # U = 4 (L2) and U = 16 (L1): the defaults of cuprobe_suite/cache.cuh; U = 8 and 16 for the L2 too.

@@ -1,8 +1,10 @@
 # measure/ and report/: host, gpu and sass tests.
 cuprobe_host_test(measure)
 cuprobe_host_test(ceilings)  # measure/ceilings.cuh, core/json_parse.cuh
+cuprobe_host_test(calibrate)  # calibrate/ceilings.cuh (the plan, the keys, when to measure)
 cuprobe_gpu_test(measure)
 cuprobe_gpu_test(measure_fault)  # a kernel fault inside measure(), in a child process
+cuprobe_gpu_test(calibrate)  # ensure_ceilings and measure_ceilings on this card
 cuprobe_add_sass_test(timer_region_keeps_clock_reads_around_work
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "timed_chain"
   BETWEEN "SR_CLOCKLO" "SR_CLOCKLO" CHECK "FFMA == 64" "!LDG|STG")

@@ -8,6 +8,7 @@
 #include <cuprobe/measure/region_timer.cuh>
 #include <cuprobe/measure/runner.cuh>
 #include <cuprobe/measure/timer_calibration.cuh>
+#include <cuprobe_suite/timers.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -410,7 +411,7 @@ CUPROBE_GPU_TEST_CASE(
 }
 
 CUPROBE_GPU_TEST_CASE("timer characterisation returns sane values") {
-  const auto c = cuprobe::characterise_timers(10);
+  const auto c = cuprobe::suite::characterise_timers(10);
   MESSAGE("clock32 " << c.clock32_overhead_cycles << " cyc, clock64 " << c.clock64_overhead_cycles
                      << " cyc, globaltimer " << c.globaltimer_overhead_cycles << " cyc, tick "
                      << c.globaltimer_tick_ns << " ns, event " << c.event_resolution_us

@@ -97,8 +97,8 @@ TEST_CASE("fence_cost placement: names, defaults, and the options' refusals befo
   CHECK(!h.separated());
   h.far_cycles = 560;
   CHECK(h.separated());
-  CHECK(g::fence_cost_rows == 8);
-  CHECK(g::fence_cost_unclaimed == 0xffffffffu);
+  CHECK(cuprobe::suite::kernels::fence_cost_rows == 8);
+  CHECK(cuprobe::suite::kernels::fence_cost_unclaimed == 0xffffffffu);
 
   ex::fence_cost_options odd;
   odd.iterations = 100;  // not a multiple of the 8 rows

@@ -1,8 +1,8 @@
-// SASS probes for cuprobe_suite/kernels/cache_bw.cuh and cuprobe_suite/kernels/smem_bw.cuh under
+// SASS probes for cuprobe/gen/cache_bw.cuh and cuprobe_suite/kernels/smem_bw.cuh under
 // names the checks can select (tests/areas/cache.cmake; cuprobe_suite/kernels/l2_home_write.cuh
 // too): the access width of each kernel, U accesses per round, every access inside the round loop
 // (not hoisted by ptxas), no local memory.
-#include <cuprobe_suite/kernels/cache_bw.cuh>
+#include <cuprobe/gen/cache_bw.cuh>
 #include <cuprobe_suite/kernels/cache_bw_tma.cuh>
 #include <cuprobe_suite/kernels/l2_home_write.cuh>
 #include <cuprobe_suite/kernels/smem_bw.cuh>
@@ -15,12 +15,12 @@ namespace cache = cuprobe::ptx::cache;
 using gen::stream_pattern;
 
 #define PROBE_CACHE_BW(NAME, P, LD, U)                                                           \
-  extern "C" __global__ void NAME(kernels::cache_bw_args a) {                                    \
-    kernels::cache_bw_body<stream_pattern::P, float4, cache::LD, gen::paired_store_t<cache::LD>, \
-                           U>(a);                                                                \
+  extern "C" __global__ void NAME(gen::cache_bw_args a) {                                        \
+    gen::cache_bw_body<stream_pattern::P, float4, cache::LD, gen::paired_store_t<cache::LD>, U>( \
+        a);                                                                                      \
   }
 // clang-format off
-PROBE_CACHE_BW(l2_read_u4, read, cg, 4)      // U = suite::cache_bw_unroll
+PROBE_CACHE_BW(l2_read_u4, read, cg, 4)      // U = gen::cache_bw_unroll
 PROBE_CACHE_BW(l2_write_u4, write, cg, 4)
 PROBE_CACHE_BW(l2_copy_u4, copy, cg, 4)
 PROBE_CACHE_BW(l1_read_u16, read, none, 16)  // U = suite::cache_bw_l1_unroll

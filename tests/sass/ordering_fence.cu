@@ -1,10 +1,12 @@
-// SASS probes for ptx/fence.cuh and gen/ordering.cuh (sm_90a): which instruction each fence
-// becomes, between two stores, and what the publish/consume patterns and the fence-cost loops
-// compile to. tests/areas/ordering.cmake holds the expected SASS; docs/memory-latency.md the table.
+// SASS probes for ptx/fence.cuh, gen/ordering.cuh and the suite's kernels/fence_cost.cuh (sm_90a):
+// which instruction each fence becomes, between two stores, and what the publish/consume patterns
+// and the fence-cost loops compile to. tests/areas/ordering.cmake holds the expected SASS;
+// docs/memory-latency.md the table.
 #include <cuprobe/gen/chase.cuh>
 #include <cuprobe/gen/ordering.cuh>
 #include <cuprobe/ptx/atomic.cuh>
 #include <cuprobe/ptx/fence.cuh>
+#include <cuprobe_suite/kernels/fence_cost.cuh>
 
 namespace p = cuprobe::ptx;
 
@@ -44,12 +46,16 @@ template __global__ void g::last_block_sum_kernel<g::publish_pattern::acq_rel_at
     const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
 template __global__ void g::last_block_sum_kernel<g::publish_pattern::release_atomic_acquire_load>(
     const std::uint32_t*, std::size_t, unsigned long long*, unsigned*, unsigned long long*);
-template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(const std::uint64_t*,
-                                                                               unsigned long long*,
-                                                                               unsigned, int,
-                                                                               unsigned*, int*);
-template __global__ void g::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(
-    const std::uint64_t*, unsigned long long*, unsigned, int, unsigned*, int*);
+template __global__ void
+cuprobe::suite::kernels::fence_cost_kernel<p::sem::sc, p::scope::gpu, true>(const std::uint64_t*,
+                                                                            unsigned long long*,
+                                                                            unsigned, int,
+                                                                            unsigned*, int*);
+template __global__ void
+cuprobe::suite::kernels::fence_cost_kernel<p::sem::sc, p::scope::cta, false>(const std::uint64_t*,
+                                                                             unsigned long long*,
+                                                                             unsigned, int,
+                                                                             unsigned*, int*);
 // The home probe of suite::l2_classify_lines: a timed chase hop must stay an atomic (an
 // add of an opaque zero), never become a load that a partition's copy could serve.
 template __global__ void g::chase_hops_kernel<g::chase_load_home>(std::uint64_t, std::uint64_t,

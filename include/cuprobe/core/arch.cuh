@@ -1,17 +1,15 @@
 // cuprobe/core/arch.cuh: architecture guards, device side and host side.
 //
-// Device side: code that needs a minimum architecture (or the sm_90a feature set) states it
-// with a static_assert that only fires when the template is instantiated for a target that
-// lacks it, with a sentence that says what is needed:
+// Device side: code that needs a minimum architecture (or sm_90a) states it with a static_assert
+// that fires, with a sentence, only when the template is instantiated for a target without it:
 //
 //   template <class T> __device__ void f() {
 //     CUPROBE_REQUIRE_SM(900, T, "cuprobe::fence<scope::cluster> needs sm_90 or newer");
 //     ...
 //   }
 //
-// In the host compilation pass the guards never fire (no device code is generated there).
-// Host side: check_kernel_image() turns "no kernel image for this device" into a sentence that
-// names the GPU's architecture and the architectures the program was built for.
+// The host pass never fires them. Host side: check_kernel_image() turns "no kernel image for this
+// device" into a sentence naming the GPU's architecture and those the program was built for.
 #pragma once
 
 #include <cuda_runtime_api.h>

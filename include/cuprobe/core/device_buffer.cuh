@@ -1,5 +1,4 @@
-// cuprobe/core/device_buffer.cuh: RAII device memory with poison, fill, random init, copies,
-// and rotation sets for inputs that must exceed the caches.
+// cuprobe/core/device_buffer.cuh: RAII device memory: poison, fill, random init, copies, rotation.
 //
 //   cuprobe::device_buffer<float> x(1 << 20);
 //   x.fill_random(/*seed=*/42, -1.f, 1.f);   // counter-based: same seed, same values

@@ -103,20 +103,12 @@ inline bool means_no_gpu(cudaError_t e) {
 /// a trap, an assert, a misaligned or out-of-space access, a launch failure): the context is
 /// lost, and every later call of the process fails with the same error.
 inline bool is_device_fault(int code) {
-  switch (code) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorAssert:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorLaunchTimeout:
-      return true;
-    default:
-      return false;
-  }
+  for (int c :
+       {cudaErrorIllegalAddress, cudaErrorLaunchFailure, cudaErrorAssert,
+        cudaErrorHardwareStackError, cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,
+        cudaErrorInvalidAddressSpace, cudaErrorInvalidPc, cudaErrorLaunchTimeout})
+    if (code == c) return true;
+  return false;
 }
 
 /// What to do after a device fault, as the end of a sentence.

@@ -39,17 +39,11 @@ namespace cuprobe {
 enum class host_memory { pageable, pinned, mapped, registered };
 
 inline const char* to_string(host_memory k) {  ///< The name of a kind, as reports print it.
-  switch (k) {
-    case host_memory::pageable:
-      return "pageable";
-    case host_memory::pinned:
-      return "pinned";
-    case host_memory::mapped:
-      return "mapped";
-    case host_memory::registered:
-      return "registered";
-  }
-  return "?";
+  return k == host_memory::pageable     ? "pageable"
+         : k == host_memory::pinned     ? "pinned"
+         : k == host_memory::mapped     ? "mapped"
+         : k == host_memory::registered ? "registered"
+                                        : "?";
 }
 
 /// True for the kinds GPU threads can address (mapped, registered).

@@ -1,5 +1,10 @@
-// cuprobe: library version. CMake reads the numbers below; they are the one source of truth.
+// cuprobe: library version (CMake reads the numbers below; they are the one source of truth),
+// and the git commit of the build (CUPROBE_GIT_SHA: the environment, else the macro, which the
+// examples' CMake sets, "-dirty" when the tree had changes, else "unknown").
 #pragma once
+
+#include <cstdlib>
+#include <string>
 
 #define CUPROBE_VERSION_MAJOR 0         ///< The major version.
 #define CUPROBE_VERSION_MINOR 2         ///< The minor version.
@@ -9,4 +14,14 @@
 namespace cuprobe {
 /// The version as text, "major.minor.patch" (CUPROBE_VERSION_STRING).
 inline constexpr const char* version_string = CUPROBE_VERSION_STRING;
+
+/// The git commit of the build: CUPROBE_GIT_SHA from the environment or the compiler, or "unknown".
+inline std::string git_commit() {
+  if (const char* e = std::getenv("CUPROBE_GIT_SHA"); e && *e) return e;
+#ifdef CUPROBE_GIT_SHA
+  return CUPROBE_GIT_SHA;
+#else
+  return "unknown";
+#endif
+}
 }  // namespace cuprobe

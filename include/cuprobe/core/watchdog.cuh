@@ -5,16 +5,12 @@
 //   cuprobe::watchdog_guard g("my sampler", 10);  // while g lives, a blocking call that outlasts
 //   buffer.to_host();                             // 10 s + 1 s ends the process with a sentence
 //
-// Two mechanisms, both used by the runner (measure, measure_samples, measure_interleaved):
-// - wait_for() polls cudaStreamQuery / cudaEventQuery (spinning for 200 us, then sleeping 50 us
-//   to 2 ms between polls) and throws cuprobe::error with one sentence when the work has not
-//   finished within the limit: what was waited for, how long, the likely causes for the blocks
-//   this process used, and what to do (a Debug build, compute-sanitizer).
-// - watchdog_guard arms a process-wide watchdog thread (one POSIX thread, started on first use)
-//   for calls that block inside CUDA where nothing can be polled: a sampler's cudaMemcpy, a
-//   launch queue that is full behind a stuck kernel. If the guard is not destroyed within its
-//   limit plus 1 s, the thread writes the sentence to stderr and ends the process with status
-//   124 (_exit: nothing else of the process can run usefully).
+// Two mechanisms, both used by the runner: wait_for() polls cudaStreamQuery / cudaEventQuery
+// (spinning 200 us, then sleeping 50 us to 2 ms) and throws cuprobe::error with one sentence when
+// the work has not finished in time: what was waited for, how long, the likely causes, and what
+// to do. watchdog_guard arms a process-wide watchdog thread (started on first use) for calls that
+// block inside CUDA where nothing can be polled (a sampler's cudaMemcpy, a full launch queue): if
+// the guard lives past its limit plus 1 s, the thread writes the sentence and _exit(124)s.
 // After a timeout the kernel still runs and the context cannot be used again: gpu_context_lost()
 // is true, cuprobe's RAII types free nothing (a cudaFree would wait for the kernel), every later
 // wait_for() throws at once, and, should the process exit normally, it ends with status 124 at

@@ -11,14 +11,11 @@
 // before it (latency); with Chains = N the scheduler has N independent instructions to issue
 // back to back (throughput, once N covers latency x issue rate: docs/compute.md).
 //
-// Memory layout of init and out: element k * threads + t holds chain k of global thread t
-// (threads = gridDim.x * blockDim.x), so that the loads and stores coalesce. Grids are 1-D.
-//
-// The kernel keeps its chains in registers (fully unrolled, constant indices: no local
-// memory), reads b and c from its arguments (nothing folds), writes every result back, and,
-// when `cycles` is not null, lets thread 0 of each block record the %clock64 delta around the
-// loop. The optimisation barrier ptx::opaque (ptx/opaque.cuh) on the chain registers pins the
-// chains between the two clock reads; tests/sass/compute_ops.cu checks the order in the SASS.
+// init and out: element k * threads + t is chain k of global thread t (coalesced; 1-D grids).
+// The chains stay in registers (no local memory), b and c come from the arguments (nothing
+// folds), every result is written back, and with `cycles` thread 0 of each block records the
+// %clock64 delta around the loop, ptx::opaque pinning the chains between the two reads
+// (tests/sass/compute_ops.cu checks the order).
 #pragma once
 
 #include <cuda_runtime_api.h>

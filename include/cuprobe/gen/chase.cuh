@@ -8,13 +8,11 @@
 //               static_cast<unsigned long long>(r.steps));
 //   auto sizes = cuprobe::gen::chase_sweep_sizes(4 << 10, 1 << 30);   // working sets of a curve
 //
-// The ring: `nodes = bytes / stride` nodes, `stride` bytes apart; each node's first 8 bytes
-// hold the device address of the next node, linked in a random cyclic permutation (Sattolo's
-// algorithm, seeded), so one pass visits every node once and `p = *p` is a dependent chain
-// whose every hop lands on a random line (no prefetcher or coalescing can help). With
-// `rings = 32` the nodes form 32 disjoint rings (node i belongs to ring i % 32), one per lane
-// of a warp, each spanning the whole working set. docs/memory-latency.md explains every choice
-// (stride and TLB, warm-up, step cap, lanes).
+// The ring: bytes / stride nodes, `stride` bytes apart, each node's first 8 bytes the address of
+// the next in a random cyclic permutation (Sattolo's algorithm, seeded): `p = *p` is a dependent
+// chain whose every hop lands on a random line. With rings = 32, 32 disjoint rings (node i in
+// ring i % 32), one per lane, each spanning the working set. docs/memory-latency.md explains
+// every choice (stride and TLB, warm-up, step cap, lanes).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -249,14 +247,9 @@ inline std::uint64_t chase_timed_steps(std::uint64_t nodes_per_ring, const chase
 
 /// Warm-up hops for a ring of `nodes_per_ring` (see chase_warmup).
 inline std::uint64_t chase_warmup_steps(std::uint64_t nodes_per_ring, const chase_options& o) {
-  switch (o.warmup) {
-    case chase_warmup::none:
-      return 0;
-    case chase_warmup::full_pass:
-      return nodes_per_ring;
-    default:
-      return nodes_per_ring <= o.max_steps ? nodes_per_ring : 0;
-  }
+  return o.warmup == chase_warmup::none                                         ? 0
+         : o.warmup == chase_warmup::full_pass || nodes_per_ring <= o.max_steps ? nodes_per_ring
+                                                                                : 0;
 }
 
 /// What one chase measured.

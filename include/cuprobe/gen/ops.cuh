@@ -5,20 +5,13 @@
 //   host:       ref = op::host_apply(acc0, b, c);      // the same bits as the GPU
 //   std::printf("%s: %g FLOP per instruction, SASS %s\n", op::name, op::ops, op::sass);
 //
-// An operation is a struct (derive from op_base<T> for the defaults) with
-//   value_type           the register type the chain carries (float, f16x2, unsigned, ...)
-//   name                 "fma.rn.f32": the PTX spelling of the instruction
-//   ops                  operations per thread-instruction: FLOP for floating point (an FMA is 2,
-//                        an HFMA2 is 2 lanes x 2 = 4, an add or a multiply 1); 1 for integer,
-//                        logic, special-function and shuffle instructions (an IMAD counts as 1:
-//                        cuprobe counts instructions there, not multiplies and adds)
-//   sass                 a CMake regular expression for the SASS instruction on sm_90a, for SASS
-//                        tests and docs ("FFMA", "MUFU\\.RSQ")
-//   kind                 the row of the peak model (model/peak.cuh) the instruction belongs to
-//   apply(acc, b, c)     __device__: the next value of the chain, one instruction
-//   host_apply(acc,b,c)  the host twin, bit-exact where the hardware is exact; where it is not
-//                        (MUFU), `tolerance` is the relative error a whole chain may accumulate
-//   sample(seed, i, which)  host: a random operand in the range where a chain stays finite
+// An operation is a struct (derive from op_base<T> for the defaults) with value_type (what the
+// chain carries), name (the PTX spelling), ops (per thread-instruction: FLOP for floating point,
+// FMA 2, HFMA2 4, add or multiply 1; 1 for integer, logic, MUFU and shuffle, an IMAD too), sass
+// (a CMake regex for the SASS on sm_90a: "FFMA", "MUFU\\.RSQ"), kind (its peak-model row),
+// apply(acc, b, c) (__device__: one instruction), host_apply (the host twin, bit-exact where the
+// hardware is; else `tolerance`, the relative error a chain may accumulate) and sample(seed, i,
+// which) (host: an operand in the range where a chain stays finite).
 //
 // The operands b and c are kernel arguments (runtime values), so nothing folds; inline PTX is
 // used where the compiler would otherwise rewrite a chain (integer adds become one multiply,

@@ -1,11 +1,9 @@
-// cuprobe/gen/ordering.cuh: memory-ordering patterns between blocks, and the cost of a fence.
+// cuprobe/gen/ordering.cuh: memory-ordering patterns between blocks, and a chase hop performed
+// at the line's L2 home.
 //
 //   namespace g = cuprobe::gen;
 //   g::last_block_sum sum(/*max_blocks=*/1024);
 //   unsigned long long s = sum(d_in, n, /*blocks=*/264, g::publish_pattern::acq_rel_atomic);
-//   // cuprobe_suite/ordering.cuh times this kernel through the runner:
-//   g::fence_cost_kernel<cuprobe::ptx::sem::sc, cuprobe::ptx::scope::gpu, true>
-//       <<<1, 32>>>(line_addresses, warp_cycles, 1024, /*target_sm=*/-1, ran_on, unsupported);
 //
 // last_block_sum: every block sums its share of the input and publishes the partial sum; the
 // last block to arrive (told by an atomic ticket) adds the partial sums and resets the ticket
@@ -13,10 +11,8 @@
 // publish_pattern values are three correct ways to order "write my partial" before "take a
 // ticket" and "see the ticket" before "read everyone's partial" (docs/memory-latency.md).
 //
-// fence_cost_kernel: a loop of (store; fence), or of stores alone, between two clock64 reads;
-// cuprobe_suite/ordering.cuh (fence_cost, fence_costs) measures it through the runner and
-// subtracts: cycles per fence by semantics and scope, for one warp and a block of 1024 threads,
-// on rows wherever one allocation put them or on lines the L2 homes near to or far from the SM.
+// The cost of a fence is the suite's (cuprobe_suite/ordering.cuh; its kernel:
+// cuprobe_suite/kernels/fence_cost.cuh).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -56,14 +52,9 @@ enum class publish_pattern {
 
 /// The name of a pattern, as reports print it.
 inline const char* to_string(publish_pattern p) {
-  switch (p) {
-    case publish_pattern::fence_then_atomic:
-      return "fence_then_atomic";
-    case publish_pattern::acq_rel_atomic:
-      return "acq_rel_atomic";
-    default:
-      return "release_atomic_acquire_load";
-  }
+  return p == publish_pattern::fence_then_atomic ? "fence_then_atomic"
+         : p == publish_pattern::acq_rel_atomic  ? "acq_rel_atomic"
+                                                 : "release_atomic_acquire_load";
 }
 
 /// Threads per block of last_block_sum_kernel.
@@ -197,61 +188,6 @@ class basic_last_block_sum {
 
 /// The reduction of 32-bit unsigned inputs.
 using last_block_sum = basic_last_block_sum<std::uint32_t>;
-
-// ------------------------------------------------------------------------------------------
-// Fence cost.
-
-/// Rows of the fence-cost scratch: iteration i stores to row i % 8, so that no two stores of the
-/// loop body share an address (ptxas deletes a store that the next one overwrites, asm volatile
-/// or not, which would leave the baseline with fewer stores).
-inline constexpr unsigned fence_cost_rows = 8;
-
-/// What fence_cost_kernel's *ran_on holds before a block claims the launch.
-inline constexpr unsigned fence_cost_unclaimed = 0xffffffffu;
-
-/// One block: every thread loops `iterations` times (a multiple of fence_cost_rows) over (store
-/// to its word of row i % 8; fence) -- without the fence when Fence is false -- between two
-/// clock64() reads; lane 0 of each warp writes the warp's cycles. Where the stores go: row r of
-/// warp w is the 128-byte line at address lines[r * warps + w] (lane l stores word l), so the
-/// caller places every row (cuprobe_suite/ordering.cuh: one allocation, or lines the L2 homes
-/// near to or far from an SM). target_sm < 0: the grid is one block, it runs. Otherwise the
-/// first block to start on SM target_sm runs and every other returns at once. The block that
-/// runs writes its %smid to *ran_on (which must hold fence_cost_unclaimed). When the pass being
-/// compiled lacks the fence, block 0 sets *unsupported instead and nothing is timed.
-template <class Sem, class Scope, bool Fence>
-__global__ void fence_cost_kernel(const std::uint64_t* lines, unsigned long long* warp_cycles,
-                                  unsigned iterations, int target_sm, unsigned* ran_on,
-                                  int* unsupported) {
-  if constexpr (!ptx::fence_supported_v<Sem, Scope>) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) *unsupported = 1;
-  } else {
-    __shared__ bool mine;
-    if (threadIdx.x == 0) {
-      const unsigned sm = ptx::smid();
-      mine = (target_sm < 0 || sm == unsigned(target_sm)) &&
-             atomicCAS(ran_on, fence_cost_unclaimed, sm) == fence_cost_unclaimed;
-    }
-    __syncthreads();
-    if (!mine) return;
-    const unsigned warps = (blockDim.x + 31) / 32, warp = threadIdx.x / 32;
-    unsigned* row[fence_cost_rows];
-#pragma unroll
-    for (unsigned r = 0; r < fence_cost_rows; ++r)
-      row[r] = reinterpret_cast<unsigned*>(lines[r * warps + warp]) + threadIdx.x % 32;
-    __syncthreads();
-    const std::uint64_t t0 = ptx::clock64();
-#pragma unroll 1
-    for (unsigned i = 0; i < iterations; i += fence_cost_rows) {
-#pragma unroll
-      for (unsigned r = 0; r < fence_cost_rows; ++r) {
-        ptx::st(row[r], i + r);  // asm volatile: kept, not merged
-        if constexpr (Fence) ptx::fence<Sem, Scope>();
-      }
-    }
-    const std::uint64_t t1 = ptx::clock64();
-    if (threadIdx.x % 32 == 0) warp_cycles[warp] = t1 - t0;
-  }
-}
 
 /// A load for gen::chase_hops that is performed where the L2 homes the line: an atomic add of
 /// an opaque zero (the value is unchanged; the compiler cannot turn it into a load, which a

@@ -26,17 +26,11 @@ inline constexpr unsigned default_mixed_inputs = 5;
 
 /// "read", "write", "copy" or "mixed".
 inline const char* to_string(stream_pattern p) {
-  switch (p) {
-    case stream_pattern::read:
-      return "read";
-    case stream_pattern::write:
-      return "write";
-    case stream_pattern::copy:
-      return "copy";
-    case stream_pattern::mixed:
-      return "mixed";
-  }
-  return "?";
+  return p == stream_pattern::read    ? "read"
+         : p == stream_pattern::write ? "write"
+         : p == stream_pattern::copy  ? "copy"
+         : p == stream_pattern::mixed ? "mixed"
+                                      : "?";
 }
 /// "partitioned" or "replicated".
 inline const char* to_string(stream_layout l) {

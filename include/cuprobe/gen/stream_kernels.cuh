@@ -3,40 +3,31 @@
 // many passes in one. The host table that picks a kernel by its types: gen/stream_table.cuh;
 // buffers and validation: gen/stream_workload.cuh; which bytes count: gen/stream_accounting.cuh.
 //
-//   __global__ void my_copy(cuprobe::gen::stream_args a) {     // a kernel with your own name
-//     cuprobe::gen::stream_body<cuprobe::gen::stream_pattern::copy, float4,
-//     cuprobe::ptx::cache::cg,
-//                               cuprobe::ptx::cache::cg, cuprobe::loop_mode::launches>(a);
+//   namespace gen = cuprobe::gen;  using cg = cuprobe::ptx::cache::cg;
+//   __global__ void my_copy(gen::stream_args a) {               // a kernel with your own name
+//     gen::stream_body<gen::stream_pattern::copy, float4, cg, cg, cuprobe::loop_mode::launches>(a);
 //   }
 //   my_copy<<<grid, block>>>(workload.args(shape));             // arguments: stream_workload
 //
-// Every access goes through cuprobe::ptx::ld / st with the kernel's operators. Element types
-// are 4, 8 or 16 bytes (float, uint32_t, float2, float4, uint4, ...); the kernels see them as
-// 32-bit lanes and use integer arithmetic only, so every output is exactly predictable:
-//   read   sink[thread] = wrapping sum of the 32-bit lanes the thread read, over its passes
-//   write  lane word w of the output = stream_written_word(w, pass)
-//   copy   out = in
-//   mixed  out = lane-wise wrapping sum of the `inputs` input arrays (default 5: 5R1W)
+// Every access goes through cuprobe::ptx::ld / st with the kernel's operators. Elements are 4, 8
+// or 16 bytes, seen as 32-bit lanes with integer arithmetic only, so every output is exact: read,
+// sink[thread] = wrapping sum of the lanes the thread read over its passes; write, word w =
+// stream_written_word(w, pass); copy, out = in; mixed, out = lane-wise sum of `inputs` arrays.
 //
 // Loop modes: `launches` makes one pass per launch; `in_kernel` makes args.passes passes in one
-// launch. ptxas removes a load it can prove redundant even from `asm volatile` (it hoisted a
-// reload of an unchanged address out of a loop in our probes), so each pass offsets its
-// pointers by pass x args.zero, a kernel argument that is 0 at run time but unknown to the
-// compiler: every pass really loads and stores (tests/sass/cache_stream.cu checks it).
+// launch. ptxas removes a load it can prove redundant even from `asm volatile`, so each pass
+// offsets its pointers by pass x args.zero, 0 at run time but unknown to the compiler: every pass
+// really loads and stores (tests/sass/cache_stream.cu checks it).
 //
 // Grids (stream_grid): `persistent` (stream_shape: blocks_per_sm x SMs blocks, grid-stride, U
 // elements in flight per thread, either loop mode) or `covering` (stream_covering_shape: one
-// element per thread and as many blocks as the array needs, the way the driver launches its
-// cudaMemcpy and cudaMemset kernels; launches mode; write, copy and mixed, since a read would
-// need a sink word per element). The covering kernels are straight-line code with few
-// registers, so 2048 threads fit on an SM, and the hardware hands their blocks out in address
-// order: on the H200 they write and copy faster than any persistent shape (docs/memory-ptx.md).
-//
-// Layouts: `partitioned` (grid-stride: each element is touched once per pass by the whole grid;
-// block b always touches the same elements, so an SM's footprint is about
-// elements x blocks_on_that_SM / grid_blocks) or `replicated` (read only: every block reads the
-// whole array, block-stride; an SM's footprint is the whole array). Use replicated with a small
-// array to see the L1, partitioned for L2 and DRAM; docs/memory-ptx.md explains the choice.
+// element per thread, as the driver launches its cudaMemcpy and cudaMemset kernels; launches
+// mode; write, copy and mixed). The covering kernels are straight-line code with few registers,
+// so 2048 threads fit on an SM, and the hardware hands their blocks out in address order: on the
+// H200 they write and copy faster than any persistent shape (docs/memory-ptx.md). Layouts:
+// `partitioned` (grid-stride: block b always touches the same elements) or `replicated` (read
+// only: every block reads the whole array, so an SM's footprint is the whole array: the L1);
+// docs/memory-ptx.md explains the choice.
 #pragma once
 
 #include <cstddef>

@@ -8,11 +8,9 @@
 //   k.launch(gen::stream_shape(4, 256), workload.args(gen::stream_shape(4, 256)));
 //   for (const auto& each : kernels.kernels()) std::puts(each.name().c_str());      // a sweep
 //
-// A kernel is named by (pattern, element type, load operator, loop mode, grid): get<...>() on a
-// combination the table was not built with is a compile error with a sentence; find(key) with a
-// runtime stream_key is an error whose message lists what the table holds. The string names
-// (stream_kernel::name(), load_op, element) are for reports, and for command lines that select
-// among a table's kernels (select()).
+// A kernel is named by (pattern, element type, load operator, loop mode, grid): get<...>() of a
+// combination outside the table is a compile error with a sentence; find(key) of a runtime
+// stream_key throws listing what the table holds. The string names are for reports and select().
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,5 @@
-// cuprobe/gen/stream_workload.cuh: the buffers of one stream experiment: inputs filled from a
-// seed, output and sinks poisoned, kernel arguments for a launch shape, the bytes a launch
-// moves, and an exact check of the last launch on the device.
+// cuprobe/gen/stream_workload.cuh: the buffers of one stream experiment (inputs from a seed,
+// output and sinks poisoned), a launch's arguments and bytes, and an exact check on the device.
 //
 //   cuprobe::gen::stream_workload w(cuprobe::gen::stream_pattern::mixed, sizeof(float4), 1 << 24);
 //   w.fill_inputs(/*seed=*/7);                      // 5 inputs: mixed 5R1W by default

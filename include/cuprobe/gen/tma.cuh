@@ -1,10 +1,10 @@
 // cuprobe/gen/tma.cuh: kernels that measure the Hopper copy engine (TMA): chase loads that make
 // every hop of a pointer chase one bulk or tensor copy (latency), a load stream in which one
 // producer thread keeps `Stages` copies in flight through a ring of mbarriers while consumer
-// warps sum every word that lands (bandwidth), and a store stream of bulk stores from shared
-// memory bounded by bulk groups. cuprobe_suite/tma.cuh measures them; this header only has the
-// device code and the host-side kernel choice (by enum and stage count, never by string). The
-// cluster multicast stream is cuprobe_suite/kernels/tma_multicast.cuh.
+// warps sum every word that lands (bandwidth), a store stream of bulk stores from shared memory
+// bounded by bulk groups, and a copy stream. cuprobe_suite/tma.cuh measures them; this header
+// only has the device code and the host-side kernel choice (by enum and stage count, never by
+// string). The cluster multicast stream is cuprobe_suite/kernels/tma_multicast.cuh.
 //
 //   namespace gen = cuprobe::gen;
 //   gen::tma_stream_args a;  a.src = in;  a.chunks = bytes / 8192;  a.copy_bytes = 8192;
@@ -12,40 +12,21 @@
 //   auto k = gen::tma_load_stream_kernel_for(gen::tma_copy::bulk, /*stages=*/4);
 //   k<<<2 * sms, gen::tma_stream_threads(4), gen::tma_stream_smem_bytes(8192, 4)>>>(a);
 //
-// Choices (docs/hopper.md, "Benchmarks"):
-// - Load stream. Warp 0's lane 0 is the producer: for each chunk of the CTA (chunk c of the
-//   array, CTA b takes c = b, b + grid, ...) it waits on the stage's "empty" barrier, announces
-//   copy_bytes on its "full" barrier (arrive_expect_tx) and issues the copy into the stage's
-//   buffer: bulk = cp.async.bulk of copy_bytes, tensor = cp.async.bulk.tensor.2d of a box of
-//   copy_bytes / 128 rows of 128 bytes (the array as a [rows][128 B] tensor, 128-byte swizzle:
-//   the tile shape of a GEMM's K-slice). The consumer warps wait on "full", read the buffer
-//   with 16-byte ld.shared (each word is added into a per-thread sum: the data is used and
-//   validated, 32-bit wrap-around) and every consumer thread arrives on "empty" (CUTLASS's
-//   consumer_release: the barrier counts consumer threads). One arrival per warp after a
-//   __syncwarp would rely on cumulativity that compute-sanitizer's racecheck does not follow:
-//   it reported the consumers' LDS and the next UBLKCP into the buffer as a race. The barriers
-//   are a cuprobe::pipeline::mbarrier_ring<Stages> (the ring of hopper::tma_pipeline and the GEMM;
-//   producer starts on parity 1, consumer on 0).
-// - Store stream. All threads write word j of every stage buffer as j, fence the generic
-//   writes to the async proxy and synchronise; thread 0 then stores chunk after chunk from
-//   buffer (c mod Stages) with cp.async.bulk (or a 2-D tensor store, no swizzle, so that the
-//   shared layout is the global one) and after each commit waits until at most Stages - 1
-//   groups may still read their source (wait_group_read): Stages stores in flight, as an
-//   epilogue that reuses its buffers would have. Variants (tma_stream_args): wait = complete
-//   bounds the groups with wait_group (writes done) instead; issuers = 2 .. 4 lets lane 0 of
-//   warps 0 .. issuers - 1 each store every issuers-th chunk of the CTA with its own Stages
-//   groups in flight (bulk groups are per thread; the buffers are only read, so they share
-//   them). The output is checked by
-//   tma_store_check_kernel: word i of the array must be i mod (copy_bytes / 4). Bulk stores may
+// The streams are described in docs/hopper-benchmarks.md ("Load and store streams", "Copy
+// stream"); what the code adds:
+// - Load stream: bulk = cp.async.bulk of copy_bytes; tensor = cp.async.bulk.tensor.2d of a box
+//   of copy_bytes / 128 rows of 128 bytes (128-byte swizzle). Every consumer thread arrives on
+//   "empty" (CUTLASS's consumer_release): one arrival per warp after a __syncwarp would rely on
+//   cumulativity that compute-sanitizer's racecheck does not follow (it reported the consumers'
+//   LDS and the next UBLKCP as a race). The barriers are a pipeline::mbarrier_ring<Stages>
+//   (producer on parity 1, consumer on 0).
+// - Store stream: the tensor store has no swizzle (the shared layout is the global one); with
+//   issuers = 2 .. 4, lane 0 of warps 0 .. issuers - 1 each store every issuers-th chunk with its
+//   own Stages groups in flight (bulk groups are per thread; the buffers are only read, so they
+//   share them). tma_store_check_kernel checks word i == i mod (copy_bytes / 4); bulk stores may
 //   carry an L2 policy (tma_store_hint::evict_first: createpolicy + .L2::cache_hint).
-// - Copy stream (bulk). One thread per CTA (a block of one warp) moves each chunk from src to
-//   dst through a ring of Stages buffers: a bulk load that completes on the stage's mbarrier,
-//   then, once it has landed, a bulk store from that buffer. The stage is loaded again (with
-//   the chunk Stages - 1 ahead) once its store has read it: after each store, wait_group_read<1>
-//   frees the previous chunk's stage, so Stages - 1 loads and up to 2 stores are in flight. A
-//   proxy fence sits between the wait and the store (the landed bytes, seen through the
-//   mbarrier, ordered before the store's read). Validated against the input
-//   (tma_store_mismatches with period = words, the input being tma_iota_kernel's).
+// - Copy stream: a proxy fence sits between the wait on the landed bytes and the store;
+//   validated against the input (tma_store_mismatches, the input being tma_iota_kernel's).
 // - Chunk order (all streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
 //   (CTA b copies the b-th of grid equal ranges); tma_order.
 // - Latency. chase_bulk_load<Bytes> / chase_tensor_load<Bytes> are load functors for

@@ -6,16 +6,12 @@
 //   cuprobe::hopper::launch(my_kernel, c, in, out, n);
 //   int fit = cuprobe::hopper::max_active_clusters(my_kernel, c);   // clusters resident at once
 //
-// launch() runs cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension. Before any CUDA call
-// check_cluster_launch() refuses, with a sentence naming the values, a shape the hardware cannot
-// run: a dimension of 0, a grid that clusters do not tile exactly, more than 1024 threads per
-// block, a cluster above 16 CTAs, or above the portable 8 without `allow_non_portable` (then
-// launch() sets cudaFuncAttributeNonPortableClusterSizeAllowed; H100/H200 accept up to 16).
-// Dynamic shared memory above the default 48 KiB is opted into with
-// cudaFuncAttributeMaxDynamicSharedMemorySize. A launch the driver refuses (too much shared
-// memory or too many registers for a whole cluster to be co-resident, a kernel compiled with a
-// conflicting __cluster_dims__) throws cuprobe::error with the CUDA error and the number of such
-// clusters cudaOccupancyMaxActiveClusters says fit at once. Device side: ptx/cluster.cuh.
+// launch() runs cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension, after
+// check_cluster_launch() refused, with a sentence, a shape the hardware cannot run (a dimension
+// of 0, a grid clusters do not tile, over 1024 threads per block, a cluster above 16 CTAs, or
+// above the portable 8 without `allow_non_portable`), and opts into dynamic shared memory above
+// 48 KiB. A launch the driver refuses throws with the CUDA error and how many such clusters
+// cudaOccupancyMaxActiveClusters says fit. Device side: ptx/cluster.cuh.
 #pragma once
 
 #include <cuda_runtime.h>

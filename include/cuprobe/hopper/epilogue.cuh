@@ -9,33 +9,16 @@
 //   epi::store(acc, buf, &c_map, m0, n0, /*named barrier id=*/1 + warpgroup);
 //   epi::drain();                              // before the kernel ends (leader thread waits)
 //
-// Layout: the 64 x N accumulator (ptx/detail/wgmma_layout.cuh) is cut into N / 64 sub-tiles of
-// 64 rows x 64 columns (128 bytes per row, 8 KiB), each stored the way a TMA box {64, 64}
-// with swizzle_mode::b128 lies in shared memory: row r at r x 128 bytes, its 16-byte chunk c at
-// chunk c ^ (r % 8). Each stmatrix.x4 writes a 16 x 16 block of one warp: matrix i = (rows
-// 8 (i % 2) .., columns 8 (i / 2) ..), which are exactly accumulator elements 8p .. 8p + 7 of
-// column block p, packed in pairs (low half = lower column). The eight rows of a matrix land
-// in eight different chunks, so the stores are free of bank conflicts.
-// Steps for each sub-tile s: the leader (thread 0 of the warpgroup) waits until the TMA store
-// that last read buffer s % Buffers has read it (bulk wait_group_read<Buffers - 1>: at most
-// the Buffers - 1 later stores still pending; the rotation continues across calls through
-// `first`), a named barrier of the warpgroup's 128 threads,
-// the stmatrix, fence.proxy.async.shared::cta (generic writes before the async proxy's read),
-// the barrier again, then the leader's tensor_store of the box at (n0 + 64 s, m0) and its
-// commit. Buffers = N / 64 keeps the whole tile resident (no waits inside a tile); Buffers = 2
-// double-buffers in 16 KiB. The stores of one tile overlap the next tile's main loop; drain()
+// docs/hopper-gemm.md ("The epilogue") describes both paths: the sub-tiles' swizzled layout and
+// why the stmatrix stores are free of bank conflicts, the steps per sub-tile (the leader's
+// wait_group_read<Buffers - 1>, a named barrier of the warpgroup's 128 threads, stmatrix,
+// fence.proxy.async.shared::cta, the barrier again, the leader's tensor store and commit; the
+// buffer rotation continues across calls through `first`), the narrow last sub-tile when
+// N % 64 != 0 (unswizzled, stmatrix.x2, its own buffer and `rest_map`, stored in the last full
+// sub-tile's bulk group), and the register path (quad_transpose, one st.global.v4 per lane,
+// columns from n_end skipped). Buffers = N / 64 keeps the whole tile resident; Buffers = 2
+// double-buffers in 16 KiB; the stores of one tile overlap the next tile's main loop, and drain()
 // (all stores complete) is needed before the CTA exits.
-// N % 64 = R != 0: the last R columns form a 64 x R sub-tile, unswizzled (row r at 2 R r bytes),
-// in its own buffer after the others, written by stmatrix.x2 per 8-column block and stored with
-// the last full sub-tile (in its bulk group, so the same wait frees it) through `rest_map`, box
-// {R, 64}; its stores are conflict-free when R / 8 is odd, 2- or 4-way otherwise.
-// direct_store_epilogue<Out, N>::store(acc, c, ld, m0, n0, n_end) writes the same accumulator
-// from registers, without shared memory or barriers: the four lanes of a quad hold one row's 8
-// columns of each 8-column block (4 bytes each); quad_transpose (two rounds of shfl_xor) gives
-// each lane the whole 16 bytes of one block of four, which it stores with one st.global.v4 (a
-// warp writes 8 rows x 64 contiguous bytes); the last N / 8 % 4 blocks go out 4 bytes per lane.
-// Columns at or past n_end are skipped. It spends no shared-memory bandwidth (the TMA path
-// writes and reads each tile once more through shared memory) and needs no buffer.
 // Choices: 16-bit outputs only (bf16, f16; what stmatrix moves); N a multiple of 8 from 64 to
 // 256; n0 a multiple of 8 (a tensor store whose first column is off 16 bytes is an illegal
 // instruction); the barrier id is the caller's (ids 1..15; one per concurrent warpgroup).

@@ -12,9 +12,8 @@
 //   bulk::tensor_load(buf[p.stage], &map, bar, x, y);   pipe.release(c); ++c;
 //   ++p;
 //
-// The ring is pipeline::mbarrier_ring (pipeline/ring.cuh: its choices, from the barrier counts
-// to teardown), the roles of the warpgroups pipeline/roles.cuh; this header names the ring for
-// the Hopper blocks and brings both in.
+// The ring is pipeline::mbarrier_ring (pipeline/ring.cuh has its choices), the warpgroups' roles
+// pipeline/roles.cuh; this header names the ring for the Hopper blocks and brings both in.
 #pragma once
 
 #include "cuprobe/pipeline/ring.cuh"

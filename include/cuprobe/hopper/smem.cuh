@@ -7,20 +7,14 @@
 //   auto* tile = h::aligned_dynamic_smem<h::swizzle_128b_alignment, float>();          // device
 //   __shared__ h::aligned_smem<float[32][32], h::tma_alignment> stage;  // static, 128 B aligned
 //
-// The alignments the hardware asks for (PTX ISA, cp.async.bulk / cp.async.bulk.tensor; CUDA
-// programming guide, "Tensor Memory Access"):
-//   bulk_alignment          16 B: addresses and sizes of non-tensor bulk copies
-//   tma_alignment          128 B: the shared-memory side of a tensor copy
-//   swizzle_128b_alignment 1024 B: a 128-byte-swizzled tile (the swizzle pattern repeats every
-//                          8 rows of 128 B, and the hardware computes it from address bits, so the
-//                          tile must start on a 1024-byte boundary to get the pattern the tensor
-//                          map describes; 64B / 32B swizzles repeat every 512 / 256 B)
-// CUDA only guarantees 16-byte alignment of the dynamic shared memory base (static __shared__
-// variables come first), so dynamic_smem_bytes<A>(n) requests n + A - 16 bytes and
-// aligned_dynamic_smem<A>() rounds the base up at run time. Static variables take an alignment
-// directly: aligned_smem<T, A> is T with alignas(A), checked at compile time (A a power of two,
-// at least alignof(T)). align_up / is_aligned work on integers (offsets, 32-bit shared addresses)
-// and on pointers, with the alignment a compile-time constant checked to be a power of two.
+// The alignments the hardware asks for (PTX ISA, cp.async.bulk(.tensor); CUDA programming guide,
+// "Tensor Memory Access"): bulk_alignment, 16 B (non-tensor bulk copies); tma_alignment, 128 B
+// (the shared side of a tensor copy); swizzle_128b_alignment, 1024 B (the 128-byte swizzle
+// repeats every 8 rows of 128 B and is computed from address bits; 64B / 32B: 512 / 256 B).
+// CUDA only guarantees 16-byte alignment of the dynamic shared memory base, so
+// dynamic_smem_bytes<A>(n) requests n + A - 16 bytes and aligned_dynamic_smem<A>() rounds the base
+// up at run time; aligned_smem<T, A> is T with alignas(A) for static variables. align_up and
+// is_aligned take integers or pointers; every alignment is a compile-time power of two.
 #pragma once
 
 #include <cstddef>

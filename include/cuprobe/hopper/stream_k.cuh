@@ -12,50 +12,38 @@
 //       for (int q = s.first_partner(c); q < s.partner_end(c, w); ++q) fixup.add(acc, slot(q));
 //   }
 //
-// Why: a persistent grid of P clusters over U units of work runs ceil(U / P) waves; when U is
-// not a multiple of P the last wave leaves P - U mod P clusters idle for a whole tile (8192^3
-// in 128 x 256 tiles on 66 clusters of 2: 1024 units = 15 waves + 34 units, so the last wave
-// runs at half occupancy: 3 % of the run).
-//
-// Choices:
-// - The first floor(U / P) waves are data-parallel (unit c + w P for cluster c, as
-//   tile_scheduler hands them out). The K blocks of the remaining R = U mod P units,
-//   R x k_blocks in all, are cut into P equal, contiguous ranges, one per cluster, in the order
-//   (unit, K block): cluster c takes [c R k / P, (c + 1) R k / P). A range is one or more
-//   segments, one per unit it touches. When R is small against P, only R x max_pieces
-//   clusters (default 4 pieces per unit) share the tail, so that no unit is cut into slivers
-//   whose fix-ups (a 128 KiB partial per CTA written and read back) cost more than they save.
-// - A segment that starts at K block 0 of its unit and ends before the last is the unit's
-//   finisher: it waits for the other segments of the unit, adds their partial sums to its
-//   accumulators and runs the epilogue. Every other piece (a segment that starts after K block
-//   0) is a partial: it writes its accumulators to the workspace slot of its cluster and raises
-//   that slot's flag; it has no epilogue. A segment that covers the whole unit is a whole tile.
-// - No deadlock and no chain of waits: a cluster's finisher, if it has one, is its last item
-//   (it is where its range ends), and the pieces it waits for are the first items of later
-//   clusters' ranges, which never wait. Every cluster of a persistent grid is resident, so
-//   every piece a finisher waits for is being computed. Each cluster writes at most one
-//   partial (its first segment), so the workspace has one slot per cluster (per CTA of the
-//   cluster and per consumer warpgroup: split_k_fixup's slot).
-// - The fix-up (split_k_fixup) keeps the wgmma accumulator layout: thread t of the warpgroup
-//   writes its registers as float4 j at [slot][j][t] (coalesced), the finisher's thread t reads
-//   the same positions, so no shuffle is needed. Partial: stores, fence.gpu, a named barrier of
-//   the warpgroup, then one thread's release store of the flag. Finisher: one thread's acquire
-//   load until the flag is set (bounded: after CUPROBE_SPLIT_K_TIMEOUT_NS it traps, with a
-//   sentence in debug builds -- a printf in a release kernel would serialise its wgmma --;
-//   it never hangs), the barrier, the other threads' fence.gpu and .cg loads (from the L2: no
-//   stale L1 line from an earlier launch), the flag cleared for the next launch.
-// - The sums are in a different order than one segment's would be (pieces added in fp32):
+// Why and how: docs/hopper-gemm.md ("The last wave: stream-K"). A persistent grid of P clusters
+// over U units runs ceil(U / P) waves; the first floor(U / P) stay data-parallel (unit c + w P
+// for cluster c, as tile_scheduler hands them out), and the K blocks of the R = U mod P others,
+// R x k_blocks in all, are cut into P equal, contiguous ranges, one per cluster, in (unit, K
+// block) order: cluster c takes [c R k / P, (c + 1) R k / P), one segment per unit it touches.
+// When R is small against P, only R x max_pieces clusters (default 4 pieces per unit) share the
+// tail, so that no unit is cut into slivers whose fix-ups (a 128 KiB partial per CTA written and
+// read back) cost more than they save.
+// - A segment from K block 0 that ends before the last is the unit's finisher (it adds the other
+//   segments' partial sums and runs the epilogue); every segment that starts later is a partial
+//   (it writes its accumulators to its cluster's workspace slot, raises the slot's flag, and has
+//   no epilogue); a segment over the whole unit is a whole tile. No deadlock: a cluster's
+//   finisher is its last item, the pieces it waits for are the first items of later clusters'
+//   ranges, which never wait, and every cluster of a persistent grid is resident. Each cluster
+//   writes at most one partial, so the workspace has one slot per cluster (per CTA and consumer
+//   warpgroup: split_k_fixup's slot).
+// - split_k_fixup keeps the wgmma accumulator layout (thread t writes its float4 j at
+//   [slot][j][t], coalesced; the finisher's thread t reads the same positions: no shuffle).
+//   Partial: stores, fence.gpu, a named barrier of the warpgroup, one thread's release store of
+//   the flag. Finisher: one thread's acquire load until the flag is set (bounded: after
+//   CUPROBE_SPLIT_K_TIMEOUT_NS it traps, with a sentence in debug builds -- a printf in a release
+//   kernel would serialise its wgmma --; it never hangs), the barrier, the other threads'
+//   fence.gpu and .cg loads (from the L2: no stale L1 line of an earlier launch), the flag
+//   cleared for the next launch. The sums are in another order than one segment's would be:
 //   outputs agree with an unsplit kernel to fp32 rounding, not bit for bit.
-// - When the tail pays (stream_k_tail_pays, tail_mode::automatic): when the last wave is at most
-//   55 % full and a tile has at least 96 K blocks. Both thresholds are fitted to the three
-//   shapes measured on the H200 (examples/gemm, 128 x 256 tiles, clusters of 2, 66 clusters;
-//   docs/hopper-gemm.md): 8192^3, last wave 34 / 66 = 52 % full, 128 K blocks: +0.8 to +1.5 %
-//   with the tail; 4096^3, 58 / 66 = 88 %, 64 K blocks: -9 %; 8192 x 8192 x 2048, 34 / 66,
-//   32 K blocks: -2 %. The data only bound them: a fullness limit of at least 52 % (below 88 %
-//   if it alone is to exclude 4096^3, which the K rule excludes too), a K limit above 32 and at
-//   most 128. 55 % and 96 are choices in those ranges, not measured break-even points. The
-//   idle clusters of a half-empty last wave are what there is to win; long K is what amortises
-//   the fix-up (a 128 KiB partial per CTA written and read back, and the finisher's wait).
+// - stream_k_tail_pays (tail_mode::automatic): the last wave at most 55 % full and a tile of at
+//   least 96 K blocks. Fitted to three shapes on the H200 (examples/gemm, 128 x 256 tiles, 66
+//   clusters of 2): 8192^3, 52 % full, 128 K blocks: +0.8 to +1.5 % with the tail; 4096^3, 88 %,
+//   64 K blocks: -9 %; 8192 x 8192 x 2048, 52 %, 32 K blocks: -2 %. The data only bound them (a
+//   fullness limit from 52 % to below 88 %, a K limit above 32 and at most 128): 55 % and 96 are
+//   choices in those ranges. The idle clusters of a half-empty last wave are what there is to
+//   win; long K is what amortises the fix-up.
 #pragma once
 
 #include <cstdint>

@@ -14,11 +14,9 @@
 //   description) says that cuprobe's checker missed a rule, and prints the spec.
 // - cuTensorMapEncodeTiled is resolved once with cudaGetDriverEntryPointByVersion(..., 12000),
 //   like cuGetErrorName in core/error.cuh, so nothing links against libcuda.
-// - tensor_map holds the CUtensorMap (128 bytes, 128-byte aligned by cuda.h: the driver needs
-//   64) and the spec it came from. Kernels take the CUtensorMap itself as a
-//   `const __grid_constant__ CUtensorMap` parameter: it then lives in parameter space, the
-//   address the TMA instructions take is &param, and no copy to global memory is needed (the
-//   CUDA programming guide's recommended way). tm.get() (or the implicit conversion) passes it.
+// - tensor_map holds the CUtensorMap (128 bytes, 128-byte aligned) and its spec. Kernels take it
+//   as a `const __grid_constant__ CUtensorMap` parameter (parameter space, &param for the TMA
+//   instructions, no copy to global memory: the programming guide's way); tm.get() passes it.
 // - encode_tiled_unchecked() exposes the bare driver call for tests that compare the checker
 //   with the driver; nothing else should use it.
 #pragma once
@@ -63,16 +61,10 @@ inline const encode_tiled_entry& encode_tiled_lookup() {
 }
 
 inline const char* query_name(cudaDriverEntryPointQueryResult q) {
-  switch (q) {
-    case cudaDriverEntryPointSuccess:
-      return "found";
-    case cudaDriverEntryPointSymbolNotFound:
-      return "cudaDriverEntryPointSymbolNotFound";
-    case cudaDriverEntryPointVersionNotSufficent:
-      return "cudaDriverEntryPointVersionNotSufficent";
-    default:
-      return "unknown query result";
-  }
+  return q == cudaDriverEntryPointSuccess               ? "found"
+         : q == cudaDriverEntryPointSymbolNotFound      ? "cudaDriverEntryPointSymbolNotFound"
+         : q == cudaDriverEntryPointVersionNotSufficent ? "cudaDriverEntryPointVersionNotSufficent"
+                                                        : "unknown query result";
 }
 }  // namespace tmap_detail
 

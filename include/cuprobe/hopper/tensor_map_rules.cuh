@@ -8,10 +8,9 @@
 //   auto v = spec.violations(lim);                     // {box_dim_range, "box[0] = 300 ..."}
 //   spec.check(lim);                                   // throws cuprobe::error with the sentence
 //
-// Every rule of cuTensorMapEncodeTiled in the CUDA 13.0 driver API documentation (the comment
-// above its declaration in cuda.h 13.0 says the same) is checked here, in the order the docs
-// give them; each check cites its paragraph. rule_table (tensor_map_spec.cuh) names the source
-// of each rule; the ones marked "cuprobe" are stricter than the driver on purpose.
+// Every rule of cuTensorMapEncodeTiled in the CUDA 13.0 driver API documentation is checked, in
+// the docs' order, each citing its paragraph; rule_table names each rule's source (those marked
+// "cuprobe" are stricter than the driver on purpose).
 #pragma once
 
 #include <limits>

@@ -9,38 +9,28 @@
 //     ...
 //   }
 //
-// Choices:
+// Choices (docs/hopper-gemm.md, "The tile order"):
 // - Work is handed out in units of one cluster: cluster_m CTAs of a cluster compute the
-//   cluster_m tiles (m0 + rank, n) that share the B tile (multicast along M). A persistent
-//   grid of G CTAs has G / cluster_m clusters; cluster c takes units c, c + G / cluster_m, ...
-//   (a static round-robin: no atomics, the same schedule on every run).
-// - The order of units (the rasterisation) decides which tiles run at the same time, and so
-//   how much of A and B the L2 holds for them:
-//     along_m:   unit u = (m, n) with m fastest (consecutive units share B);
-//     along_n:   n fastest (consecutive units share A);
-//     grouped_m: bands of `group` unit rows along M, m fastest inside a band, bands one after
-//                the other (the "grouped" or "swizzled" order of Triton and CUTLASS): the tiles
-//                in flight form a group x (in flight / group) block, so both operands are
-//                re-read from the L2 instead of DRAM. The last band may be narrower.
-//     hilbert:   along a generalised Hilbert curve over the units_m x tiles_n grid of units
-//                (hilbert_point below): consecutive units stay close at every scale, so the
-//                units in flight form a compact patch, with no band edge to cross.
-// - The Hilbert curve is the recursive "generalised Hilbert" (gilbert) construction for any
-//   w x h rectangle, computed point by point: unit u is found by descending the recursion,
-//   one rectangle per level, with a loop (no recursion, no table, no heap), so tile_of stays
-//   a function of u that the kernel calls per work item. Each trip splits the rectangle (major
-//   side a, minor side b): when it is long (2 a > 3 b) into two halves along a, the first of
-//   even length; else into three: up the first b2 rows (b / 2, made even) over the first half
-//   of a, along the whole of a over the other b - b2 rows, and back down the b2 rows over the
-//   second half of a. About log2(a) + log2(b) trips: at most 9 for any grid up to 32 x 32, 11
-//   up to 64 x 64 (counted on the host for every point). Chosen over power-of-two Hilbert
-//   squares laid out in a serpentine: no seam between squares, and any rectangle works.
-//   Guarantee (tests/host/hopper_pipeline.cu checks it for every grid up to 40 x 40): every
-//   point exactly once, starting at (0, 0); consecutive points are edge neighbours (Manhattan
-//   distance 1), except when the longer side is odd and the shorter even, where at most one
-//   step is diagonal (both coordinates change by 1): a sub-rectangle of odd major length and
-//   even minor length cannot be walked by the construction without one (no end point is
-//   promised either).
+//   cluster_m tiles (m0 + rank, n) that share the B tile (multicast along M). Cluster c of a
+//   persistent grid of G CTAs takes units c, c + G / cluster_m, ... (static round-robin: no
+//   atomics, the same schedule on every run).
+// - The order of units decides which tiles run at the same time, and so how much of A and B the
+//   L2 holds for them: along_m (m fastest: consecutive units share B), along_n (n fastest: they
+//   share A), grouped_m (bands of `group` unit rows, m fastest inside a band: Triton's and
+//   CUTLASS's "grouped" order; the last band may be narrower), hilbert (a generalised Hilbert
+//   curve over the units_m x tiles_n grid: the units in flight form a compact patch, with no
+//   band edge to cross).
+// - The Hilbert curve is the "generalised Hilbert" (gilbert) construction for any w x h
+//   rectangle, computed point by point: unit u is found by descending the recursion with a loop
+//   (no recursion, table or heap), one rectangle per trip, so tile_of stays a function of u. Each
+//   trip splits the rectangle (major side a, minor b): when long (2 a > 3 b) into two halves
+//   along a, the first of even length; else into three: up the first b2 rows (b / 2, made even)
+//   over the first half of a, along all of a over the other b - b2 rows, back down the b2 rows
+//   over the second half. About log2(a) + log2(b) trips (at most 9 up to 32 x 32, 11 up to
+//   64 x 64). Chosen over power-of-two Hilbert squares in a serpentine: no seam, any rectangle.
+//   Guarantee (tests/host/hopper_pipeline.cu, every grid up to 40 x 40): every point once, from
+//   (0, 0); consecutive points are edge neighbours, except that when the longer side is odd and
+//   the shorter even at most one step is diagonal (the construction cannot avoid it there).
 // - tiles_m must be a multiple of cluster_m; check() says why a scheduler is unusable.
 #pragma once
 

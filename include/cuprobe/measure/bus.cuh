@@ -6,15 +6,11 @@
 //               bus.nominal_bytes_per_s ? *bus.nominal_bytes_per_s / 1e9 : 0.0);
 //   double r = cuprobe::pcie_nominal_bytes_per_s(5, 16);   // 63.0e9: Gen5 x16
 //
-// The nominal PCIe rate of one direction is lanes x the per-lane transfer rate x the line
-// encoding's efficiency / 8 bits (PCI Express Base Specification: 2.5 GT/s 8b/10b for Gen1,
-// 5 GT/s 8b/10b Gen2, 8 / 16 / 32 GT/s 128b/130b Gen3 / Gen4 / Gen5, 64 GT/s Gen6 in FLIT mode
-// with no line code, whose FLIT overhead is not counted here). Gen5 x16: 32e9 x 16 x 128/130 / 8
-// = 63.0 GB/s. It is a ceiling on bytes of the link, not of payload: TLP headers, framing and
-// flow control take their share before any data moves (docs/system-memory.md). A C2C link's
-// rate is NVML's per-link speed x the link count (an assumption stated in the docs). Unknown is
-// an empty optional; the nominal rate comes from the generation and width the device and system
-// allow (the current ones fall while the link idles), read when query_host_link() is called.
+// The nominal PCIe rate of one direction: lanes x the per-lane rate x the line code's efficiency
+// / 8 (PCI Express Base Specification: Gen1/2 2.5/5 GT/s 8b/10b, Gen3/4/5 8/16/32 GT/s 128b/130b,
+// Gen6 64 GT/s FLIT mode, its FLIT overhead not counted), from the maximum generation and width
+// (the current ones fall while the link idles): a ceiling on link bytes, not payload
+// (docs/system-memory.md). A C2C link: NVML's per-link speed x the links. Unknown: empty.
 #pragma once
 
 #include <cstdio>

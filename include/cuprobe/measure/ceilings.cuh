@@ -4,26 +4,21 @@
 //       "copy", cuprobe::data_source::dram, 32.0 * n));  // m.ceiling->fraction, ->source_text
 //
 // Three sources, best first, chosen per metric:
-//   card       this card's own record, written by device_report (`device_report --ceilings`
-//              makes one in about 20 s): ceilings_dir()/<GPU UUID>.json;
+//   card       this card's own record, written by ensure_ceilings (calibrate/ceilings.cuh) or
+//              device_report --ceilings 1: ceilings_dir()/<GPU UUID>.json;
 //   reference  the reference set of the same GPU model: reference_dir()/<model>/summary.json
 //              (docs/results/h200/ for "NVIDIA H200"; installed under share/cuprobe/results);
 //   nominal    the datasheet or the peak model: DRAM bus width x memory clock, 128 B/clk/SM for
 //              L1 and shared memory, model/peak.cuh's instruction and tensor tables (no L2 figure).
-// Matching, from the work a measurement declares (work::bytes_moved's data_source, the working
-// set, the op kind or tensor type): DRAM and L2 bytes -> {dram,l2}.{read,write,copy}.tbps when
-// read only, written only or as many of each, else a mix ("dram.mix.5:1": reads to writes; f =
-// read / all bytes) against a bound, never an interpolation (docs/ceilings.md): DRAM, one bus,
-// 1/C = f/read + (1-f)/write; L2, reads beside writes, C = min(read/f, write/(1-f)). L1 and shared
-// memory -> *.bytes_per_clk_sm x SMs x the clock; fp32 FMA FLOP -> fma.f32.fraction_of_peak x
-// the model's peak at that clock; tensor FLOP -> tensor.<type>.fraction_of_peak likewise.
-//
-// The record: {"schema": "cuprobe.ceilings/1", "device": {"name", "uuid", "driver_version",
-// "sm_clock_max_mhz", "memory_clock_mhz"}, "date": "<UTC ISO 8601>", "commit", "clocks": {...},
-// "metrics": {key: number}}, keys and units as device_report's summary. A record is used but
-// flagged (`ceiling_stale`) when its driver or clocks differ from the card's now, or when it is
-// older than record_max_age_days; a record that cannot be read is ignored with one sentence
-// (ceilings::notes(), printed once on stderr), never an error.
+// Matching (docs/ceilings.md), from the work a measurement declares: DRAM and L2 bytes ->
+// {dram,l2}.{read,write,copy}.tbps when read only, written only or as many of each, else a mix
+// ("dram.mix.5:1") against a bound, never an interpolation (f = read / all bytes; DRAM, one bus:
+// 1/C = f/read + (1-f)/write; L2, reads beside writes: C = min(read/f, write/(1-f))); L1 and
+// shared memory -> *.bytes_per_clk_sm x SMs x the clock; FP32 FMA and tensor FLOP -> their
+// fraction_of_peak x the model's peak at that clock. The record (cuprobe.ceilings/1, written by
+// write_ceilings_record) is used but flagged `ceiling_stale` when its driver or clocks differ
+// from the card's now or it is older than record_max_age_days; a record that cannot be read is
+// ignored with one sentence (ceilings::notes(), printed once on stderr), never an error.
 #pragma once
 
 #include <sys/stat.h>
@@ -39,8 +34,10 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/file.cuh"
+#include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/json_parse.cuh"
+#include "cuprobe/core/version.cuh"
 #include "cuprobe/model/memory.cuh"
 #include "cuprobe/model/peak.cuh"
 
@@ -73,19 +70,16 @@ inline constexpr double record_max_age_days = 90;
 
 /// The ceilings a record holds (the keys device_report writes).
 inline const std::vector<std::string>& ceiling_keys() {
-  static const std::vector<std::string> keys = [] {
-    const std::string all =
-        "dram.read.tbps dram.write.tbps dram.copy.tbps l2.read.tbps l2.write.tbps l2.copy.tbps "
-        "l1.read.bytes_per_clk_sm smem.read.bytes_per_clk_sm smem.write.bytes_per_clk_sm "
-        "fma.f32.fraction_of_peak fma.f32.tflops tensor.bf16.tflops tensor.f16.tflops "
-        "tensor.tf32.tflops tensor.e4m3.tflops tensor.e5m2.tflops clock.sm.effective_mhz "
-        "tensor.bf16.fraction_of_peak tensor.f16.fraction_of_peak tensor.tf32.fraction_of_peak "
-        "tensor.e4m3.fraction_of_peak tensor.e5m2.fraction_of_peak pcie.h2d.gbps pcie.d2h.gbps ";
-    std::vector<std::string> k;
-    for (std::size_t a = 0, b; (b = all.find(' ', a)) != std::string::npos; a = b + 1)
-      k.push_back(all.substr(a, b - a));
-    return k;
-  }();
+  // clang-format off
+  static const std::vector<std::string> keys = {
+      "dram.read.tbps", "dram.write.tbps", "dram.copy.tbps", "l2.read.tbps", "l2.write.tbps",
+      "l2.copy.tbps", "l1.read.bytes_per_clk_sm", "smem.read.bytes_per_clk_sm",
+      "smem.write.bytes_per_clk_sm", "fma.f32.fraction_of_peak", "fma.f32.tflops",
+      "tensor.bf16.tflops", "tensor.f16.tflops", "tensor.tf32.tflops", "tensor.e4m3.tflops",
+      "tensor.e5m2.tflops", "clock.sm.effective_mhz", "tensor.bf16.fraction_of_peak",
+      "tensor.f16.fraction_of_peak", "tensor.tf32.fraction_of_peak", "tensor.e4m3.fraction_of_peak",
+      "tensor.e5m2.fraction_of_peak", "pcie.h2d.gbps", "pcie.d2h.gbps"};
+  // clang-format on
   return keys;
 }
 
@@ -237,7 +231,8 @@ inline std::string record_staleness(const ceilings_record& r, const device_info&
 /// ceilings_path(d.uuid)), creating the folder. Returns the path.
 inline std::string write_ceilings_record(const device_info& d, const std::string& driver,
                                          const json& metrics, const json& clocks,
-                                         const std::string& commit, const std::string& date,
+                                         const std::string& commit = git_commit(),
+                                         const std::string& date = utc_now_iso8601(),
                                          std::string path = "") {
   if (path.empty()) {
     path = ceilings_path(d.uuid);
@@ -324,7 +319,7 @@ class ceilings {
     std::string s = "ceilings: ";
     s += card_ ? "this card's record " + card_->path + " (" + card_->date +
                      (card_stale_.empty() ? ")" : ", STALE: " + card_stale_ + ")")
-               : "no record of this card (run device_report --ceilings)";
+               : "no record of this card (ensure_ceilings, or device_report --ceilings 1)";
     s += reference_ ? "; reference set " + reference_->path : "; no reference set for this model";
     return s + "; else nominal figures";
   }

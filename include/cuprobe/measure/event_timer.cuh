@@ -5,7 +5,7 @@
 //   double s = t.seconds();   // waits for the stop event
 //
 // Events time what the GPU executes between the two records on the stream, launch gaps
-// included; their resolution is about half a microsecond (measured by timer_calibration.cuh).
+// included; their resolution is about half a microsecond (measured by cuprobe_suite/timers.cuh).
 #pragma once
 
 #include <cuda_runtime_api.h>

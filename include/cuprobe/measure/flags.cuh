@@ -3,23 +3,11 @@
 //   auto flags = cuprobe::evaluate_flags(in);   // in: rates, sizes, clocks, noise of one
 //   measurement for (auto& f : flags) std::printf("%s: %s\n", f.code.c_str(), f.message.c_str());
 //
-// Each flag is a code and a sentence that names the numbers. docs/measurement.md lists every
-// flag, when it fires and its sentence:
-//   throttling           the SM clock fell below throttle_fraction (90 %) of its maximum while
-//                        sampling, or NVML reported a power or thermal slowdown
-//   clock_unknown        no NVML clock reading: throttling was not checked
-//   above_dram_peak      bytes/s above the nominal DRAM peak for work declared as DRAM
-//   above_memory_peak    bytes/s above SMs x the widest per-SM path (L1/shared memory) x the
-//                        maximum clock: no memory of this device delivers that
-//   above_compute_peak   ops/s above the peak model (op kind declared) at the maximum clock
-//   above_bus_rate       bytes/s above the nominal rate of the host link (PCIe, C2C) for work
-//                        declared as crossing it (bus_rate_flag; cuprobe_suite/system_memory.cuh)
-//   cache_resident       DRAM work whose working set is below dram_l2_factor x the L2
-//   working_set_unknown  DRAM work that declared no working set: residency not checked
-//   launch_bound         the launch-overhead floor of one sample is above launch_share of it
-//   debug_build          the program carries cuprobe's device checks (no NDEBUG, or -G)
-//   noisy                relative standard deviation above the threshold
-//   few_samples          fewer than 3 samples
+// Each flag is a code and a sentence that names the numbers; docs/measurement.md lists every
+// flag, when it fires and its sentence: throttling, clock_unknown, above_dram_peak,
+// above_memory_peak, above_compute_peak, above_bus_rate (bus_rate_flag;
+// cuprobe_suite/system_memory.cuh), cache_resident, working_set_unknown, launch_bound,
+// debug_build, noisy, few_samples (the runner adds above_measured_ceiling and ceiling_stale).
 // Unknown inputs are std::optional: a flag whose inputs are unknown does not fire (and
 // clock_unknown / working_set_unknown say what could not be checked).
 #pragma once

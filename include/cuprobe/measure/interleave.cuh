@@ -1,31 +1,24 @@
 // cuprobe/measure/interleave.cuh: several launches measured in alternation, so that each sees the
 // same clocks, temperature and power state: the protocol for comparing a kernel with its peer.
 //
+//   const auto w = cuprobe::work::flop_count(f, 1, "2 M N K");
 //   auto ms = cuprobe::measure_interleaved("gemm.head_to_head",
-//       {{"mine", [&](cudaStream_t s) { mine(s); }, cuprobe::work::flop_count(f, 1, "2 M N K")},
-//        {"cublaslt", [&](cudaStream_t s) { peer(s); }, cuprobe::work::flop_count(f, 1, "2 M N
-//        K")}},
-//       opts);
+//       {{"mine", [&](cudaStream_t s) { mine(s); }, w},
+//        {"cublaslt", [&](cudaStream_t s) { peer(s); }, w}}, opts);
 //   std::printf("%.3f x\n", ms[0].tflop_per_s() / ms[1].tflop_per_s());
 //
 // Why: measured one after the other, the second of two tensor-heavy kernels runs on a card the
 // first has heated and power-capped (examples/gemm saw the first row after cuBLASLt lose 6 % at
-// 8192^3, at an in-kernel clock 60 MHz below the rows after it). Interleaving spreads that state
-// evenly over the contestants.
+// 8192^3, at an in-kernel clock 60 MHz below the rows after it).
 //
-// The protocol is measure()'s (runner.cuh: options validated, NVML before and after, warm-up,
-// samples until the stopping rule says enough, statistics, rates, flags), with one change: a
-// sample is a round in which every contestant takes one event-timed sample of `batch` launches,
-// and round k starts with contestant k mod n, so that each contestant takes each position in
-// the round equally often (no one always runs right after the same other). Each contestant's
-// measurement holds its own samples and the NVML clock read after each of them; the stopping
-// rule decides on the rounds (a fixed rule of N gives every contestant N samples). The warm-up
-// runs `warmup` launches of each contestant, in the same alternation. With flush_l2 the L2 is
-// flushed before every contestant's sample, and with rest_ms every contestant's sample follows
-// its own rest. CUDA graphs are not offered (graph = true is refused): every contestant is
-// launched as it is. A contestant's `after` runs after each of its samples, outside the timed
-// region (examples/gemm reads each launch's in-kernel clock there, so that every sample has its
-// own clock).
+// The protocol is measure()'s (runner.cuh), with one change: a sample is a round in which every
+// contestant takes one event-timed sample of `batch` launches, and round k starts with
+// contestant k mod n, so each takes each position equally often. Each contestant's measurement
+// holds its own samples and the NVML clock read after each; the stopping rule decides on the
+// rounds; the warm-up alternates too; flush_l2 and rest_ms apply before every contestant's
+// sample. CUDA graphs are refused (every contestant is launched as it is). A contestant's
+// `after` runs after each of its samples, outside the timed region (examples/gemm reads each
+// launch's in-kernel clock there).
 #pragma once
 
 #include <cuda_runtime_api.h>

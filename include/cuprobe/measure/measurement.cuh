@@ -45,17 +45,11 @@ enum class sample_unit {
 };
 /// "seconds", "cycles", "nanoseconds" or "value".
 inline const char* to_string(sample_unit u) {
-  switch (u) {
-    case sample_unit::seconds:
-      return "seconds";
-    case sample_unit::cycles:
-      return "cycles";
-    case sample_unit::nanoseconds:
-      return "nanoseconds";
-    case sample_unit::value:
-      return "value";
-  }
-  return "?";
+  return u == sample_unit::seconds       ? "seconds"
+         : u == sample_unit::cycles      ? "cycles"
+         : u == sample_unit::nanoseconds ? "nanoseconds"
+         : u == sample_unit::value       ? "value"
+                                         : "?";
 }
 
 /// What the callable or sampler is told on each call.

@@ -6,15 +6,11 @@
 //               l.nominal_bytes_per_s ? *l.nominal_bytes_per_s / 1e9 : 0.0);
 //   auto pair = cuprobe::pair_nominal_bytes_per_s(l0, l1);   // the smaller of the two GPUs'
 //
-// The nominal rate of one direction is the active links x NVML's per-link speed
-// (NVML_FI_DEV_NVLINK_GET_SPEED per link, else NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON), with the
-// speed taken as one direction's and "MBps" as 10^6 bytes/s. NVML reports the links' signalling
-// rate, so the figure is a ceiling on bytes of the link, not on payload: packet headers and flow
-// control take their share (docs/multi-gpu.md). Between two GPUs the rate assumes that every
-// active link of each reaches the other, through NVSwitches or directly: a pair wired by only
-// some of its links has less (pair_nominal_bytes_per_s says which assumption it makes). The
-// error counters are the sums over active links of NVML's data-link counters (replays,
-// recoveries, CRC errors of flits and data) since the driver loaded; empty where NVML has none.
+// The nominal rate of one direction: the active links x NVML's per-link speed
+// (NVML_FI_DEV_NVLINK_GET_SPEED, else _SPEED_MBPS_COMMON; one direction's, MBps = 10^6 B/s), a
+// ceiling on link bytes, not payload (docs/multi-gpu.md). Between two GPUs it assumes every
+// active link of each reaches the other (pair_nominal_bytes_per_s says so). The error counters:
+// NVML's data-link counters summed over active links since the driver loaded; empty without.
 #pragma once
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 //   auto& n = cuprobe::nvml::instance();
 //   if (n.available()) { auto s = n.sample(n.device_by_uuid(info.uuid)); ... }
 //
-// Nothing links against NVML: a machine without it works and reports "unavailable". Only the
-// few entry points cuprobe reads are declared here (their C signatures are NVML's stable ABI).
+// Nothing links against NVML (a machine without it reports "unavailable"); the few entry points
+// cuprobe reads are declared here (NVML's stable C ABI).
 #pragma once
 
 #include <dlfcn.h>

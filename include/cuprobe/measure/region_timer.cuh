@@ -5,11 +5,10 @@
 //   //   in the kernel:  auto r = timer.start();  ...work...  timer.stop(r);
 //   auto s = t.analyse();   // cycles and ns per record, spread across SMs
 //
-// Each record holds clock64 and %globaltimer at start and stop, and the SM id. Scope block:
-// the block synchronises (__syncthreads) before start and before stop and thread 0 records;
-// scope warp: __syncwarp and lane 0 records; scope thread: every thread records, no sync.
-// The region's own overhead (an empty region, measured by calibrate_overhead()) is reported
-// and subtracted only when asked (analyse(region_overhead::subtract)).
+// Each record holds clock64 and %globaltimer at start and stop, and the SM id; block scope
+// synchronises the block around both and thread 0 records, warp scope __syncwarp and lane 0,
+// thread scope every thread. The empty region's overhead (calibrate_overhead()) is reported, and
+// subtracted only when asked (analyse(region_overhead::subtract)).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,37 +1,31 @@
 // cuprobe/measure/runner.cuh: the measurement protocol, for every kind of sample.
 //
+//   const auto w = cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written",
+//                                             cuprobe::data_source::dram, 32.0 * n);
 //   auto m = cuprobe::measure("copy.float4",                                // event-timed
-//       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); },
-//       cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written",
-//       cuprobe::data_source::dram,
-//                                  32.0 * n));
+//       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); }, w);
 //   // in-kernel cycles; opts.iterations = hops per chase
 //   auto c = cuprobe::measure_samples("chase", cuprobe::sample_unit::cycles,
 //       [&](const cuprobe::launch_context& ctx) { return double(run_one_chase(ctx.stream)); },
 //       cuprobe::work::op_count(1, "one hop"), opts);
 //   std::printf("%.0f GB/s; %.1f cycles/hop\n", m.gb_per_s(), c.cycles_per_op());
 //
-// One protocol (nvbench's manual timer, in spirit): measure() times launches with CUDA events;
-// measure_samples() takes any callable that returns one sample in a declared unit (cycles from
-// %clock64, nanoseconds from %globaltimer, or a value the kernel computes). Both go through
-// the same steps: options validated; NVML reading before; warm-up; samples until the stopping
-// rule says enough (optional L2 flush before each, outside the timed region; NVML SM clock and
-// throttle reasons after each); NVML reading after; statistics of the samples in their unit;
-// rates; flags. Every CUDA error raised inside names the measurement and the phase (warm-up,
-// sample k, graph capture, profile), and after a device fault says what to do next. No wait
-// lasts forever: each is bounded by run_options::watchdog_s (core/watchdog.cuh), in every
-// build, at no cost inside a kernel.
+// One protocol (nvbench's manual timer, in spirit; docs/measurement.md): measure() times
+// launches with CUDA events; measure_samples() takes any callable that returns one sample in a
+// declared unit (cycles, nanoseconds, or a value the kernel computes). Both: options validated;
+// NVML before; warm-up; samples until the stopping rule says enough (optional L2 flush before
+// each, outside the timed region; NVML SM clock and throttle reasons after each); NVML after;
+// statistics in the samples' unit; rates; flags; the ceiling (measure/ceilings.cuh). Every CUDA
+// error names the measurement and the phase, and after a device fault says what to do next;
+// every wait is bounded by run_options::watchdog_s (core/watchdog.cuh), at no cost in a kernel.
 //
-// Each sample is divided by `iterations` (in_kernel: the passes one sample covers) and, for
-// event-timed samples, by `batch` (launches per sample): samples are per iteration.
-// The event callable takes a cudaStream_t or a launch_context and must only enqueue work on
-// that stream. In-kernel data of each sample (a region_timer's records, the SM clock the kernel
-// saw) is read by the per-sample hook, run_options::after_sample:
-//   std::vector<double> mhz;
-//   opts.after_sample = [&](const cuprobe::launch_context&) {   // after each timed sample,
-//     mhz.push_back(*cuprobe::clock_mhz_of(timer.read())); };    // outside the timed region
-// A sampler takes a launch_context, a cudaStream_t or nothing, enqueues its work on that stream
-// if it launches any, waits for it, and returns the sample.
+// Samples are per iteration: divided by `iterations` (in_kernel: the passes one sample covers)
+// and, for event-timed samples, by `batch` (launches per sample). The event callable takes a
+// cudaStream_t or a launch_context and only enqueues work on that stream; a sampler takes a
+// launch_context, a cudaStream_t or nothing, waits for its work and returns the sample. In-kernel
+// data of each sample is read by the per-sample hook, outside the timed region:
+//   opts.after_sample = [&](const cuprobe::launch_context&) {
+//     mhz.push_back(*cuprobe::clock_mhz_of(timer.read())); };
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -388,19 +382,10 @@ inline void finish_measurement(measurement& m, const device_info& dev,
     r.clock_source = "device maximum";
   }
   const double med = m.stats.median;
-  switch (m.unit) {
-    case sample_unit::seconds:
-      r.seconds = med;
-      break;
-    case sample_unit::nanoseconds:
-      r.seconds = med * 1e-9;
-      break;
-    case sample_unit::cycles:
-      if (r.clock_mhz) r.seconds = med / (*r.clock_mhz * 1e6);
-      break;
-    case sample_unit::value:
-      break;
-  }
+  if (m.unit == sample_unit::seconds || m.unit == sample_unit::nanoseconds)
+    r.seconds = m.unit == sample_unit::seconds ? med : med * 1e-9;
+  else if (m.unit == sample_unit::cycles && r.clock_mhz)
+    r.seconds = med / (*r.clock_mhz * 1e6);
   const work& w = m.declared;
   if (r.seconds && *r.seconds > 0) {
     if (w.bytes() > 0) r.bytes_per_s = w.bytes() / *r.seconds;

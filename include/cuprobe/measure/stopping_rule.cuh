@@ -102,17 +102,11 @@ struct stopping_rule {
 
 /// "more", "converged", "max_samples" or "timeout".
 inline const char* to_string(stopping_rule::verdict v) {
-  switch (v) {
-    case stopping_rule::verdict::more:
-      return "more";
-    case stopping_rule::verdict::converged:
-      return "converged";
-    case stopping_rule::verdict::max_samples:
-      return "max_samples";
-    case stopping_rule::verdict::timeout:
-      return "timeout";
-  }
-  return "?";
+  return v == stopping_rule::verdict::more          ? "more"
+         : v == stopping_rule::verdict::converged   ? "converged"
+         : v == stopping_rule::verdict::max_samples ? "max_samples"
+         : v == stopping_rule::verdict::timeout     ? "timeout"
+                                                    : "?";
 }
 
 }  // namespace cuprobe

@@ -15,11 +15,10 @@
 //             which is the point (order within a warp does not matter);
 //   gather    the lanes spread over `lines` distinct 128-byte lines 4 KiB apart (lane l in line
 //             l mod lines, at slot l / lines of it): uncoalesced.
-// A sector or line counts once however many lanes touch it (the L1's coalescer merges them);
-// bytes a lane touches are [a, a + width). What ncu calls requests is one per warp instruction
-// here: the model counts sectors and lines, which l1tex__t_sectors_pipe_lsu_mem_global_op_ld
-// (per request) and the DRAM / L2 byte counters are compared with. Offsets are from a 128-byte
-// aligned base. Host and device (lane_offset is what a generator's kernel computes).
+// A sector or line counts once however many lanes touch it (the coalescer merges them); a lane
+// touches [a, a + width); offsets are from a 128-byte aligned base. One request per warp
+// instruction, as ncu's l1tex__t_sectors_pipe_lsu_mem_global_op_ld counts them. Host and device
+// (lane_offset is what a generator's kernel computes).
 #pragma once
 
 #include <cstdint>

@@ -27,33 +27,19 @@ enum class op_kind {
 };
 
 inline constexpr const char* to_string(op_kind k) {  ///< The name of a kind, e.g. "fp32_fma".
-  switch (k) {
-    case op_kind::fp32_fma:
-      return "fp32_fma";
-    case op_kind::fp32_add:
-      return "fp32_add";
-    case op_kind::fp32_mul:
-      return "fp32_mul";
-    case op_kind::fp16x2_fma:
-      return "fp16x2_fma";
-    case op_kind::bf16x2_fma:
-      return "bf16x2_fma";
-    case op_kind::fp64_fma:
-      return "fp64_fma";
-    case op_kind::int32_add:
-      return "int32_add";
-    case op_kind::int32_mad:
-      return "int32_mad";
-    case op_kind::special_function:
-      return "special_function";
-    case op_kind::logic:
-      return "logic";
-    case op_kind::shuffle:
-      return "shuffle";
-    case op_kind::other:
-      return "other";
-  }
-  return "?";
+  return k == op_kind::fp32_fma           ? "fp32_fma"
+         : k == op_kind::fp32_add         ? "fp32_add"
+         : k == op_kind::fp32_mul         ? "fp32_mul"
+         : k == op_kind::fp16x2_fma       ? "fp16x2_fma"
+         : k == op_kind::bf16x2_fma       ? "bf16x2_fma"
+         : k == op_kind::fp64_fma         ? "fp64_fma"
+         : k == op_kind::int32_add        ? "int32_add"
+         : k == op_kind::int32_mad        ? "int32_mad"
+         : k == op_kind::special_function ? "special_function"
+         : k == op_kind::logic            ? "logic"
+         : k == op_kind::shuffle          ? "shuffle"
+         : k == op_kind::other            ? "other"
+                                          : "?";
 }
 
 /// True for the floating-point kinds, whose operations are counted in FLOP.
@@ -65,16 +51,9 @@ inline constexpr bool counts_flops(op_kind k) {
 /// Operations per thread-level instruction in cuprobe's convention: FLOP for floating point
 /// (FMA 2, HFMA2 = 2 lanes x 2 = 4, add or multiply 1); 1 for integer, logic, MUFU, shuffle.
 inline constexpr double ops_per_instruction(op_kind k) {
-  switch (k) {
-    case op_kind::fp32_fma:
-    case op_kind::fp64_fma:
-      return 2;
-    case op_kind::fp16x2_fma:
-    case op_kind::bf16x2_fma:
-      return 4;
-    default:
-      return 1;
-  }
+  return k == op_kind::fp32_fma || k == op_kind::fp64_fma       ? 2
+         : k == op_kind::fp16x2_fma || k == op_kind::bf16x2_fma ? 4
+                                                                : 1;
 }
 
 /// Lanes (results) per thread-level instruction: 2 for the packed 16-bit types.

@@ -8,15 +8,10 @@
 //   auto t = cuprobe::model::tensor_peak<cuprobe::ptx::wgmma::bf16>(dev.sm());  // typed
 //   double tensor = t.flop_per_s(dev.sm_count, in_kernel_clock_hz);  // clock: see flop_per_s
 //
-// Accounting, explicitly:
-//   instructions_per_clock   thread-level instructions per clock per SM (a warp instruction is
-//                            32): what gen/chain.cuh counts (chain_instructions)
-//   results_per_instruction  lanes: 2 for FP16x2 / BF16x2, else 1. instructions x lanes is the
-//                            "results" that NVIDIA's throughput table lists
-//   ops_per_instruction      FLOP for floating point (FMA 2, HFMA2 4, add/mul 1), 1 for
-//                            integer, logic, MUFU and shuffle: the same as gen::ops::*::ops
-// so FP32 FMA on sm_90 is 128 instructions = 128 results = 256 FLOP per clock per SM, and
-// 132 SMs x 256 FLOP x 1.98 GHz = 66.9 TFLOP/s.
+// Accounting: instructions_per_clock counts thread-level instructions per clock per SM (what
+// gen/chain.cuh counts), results_per_instruction the lanes (2 for FP16x2 / BF16x2: NVIDIA's table
+// lists results), ops_per_instruction FLOP or ops as gen::ops::*::ops (model/op_kind.cuh). FP32
+// FMA on sm_90: 128 instructions = 256 FLOP per clock per SM; 132 SMs at 1.98 GHz: 66.9 TFLOP/s.
 //
 // Architectures are given as sm numbers: 75, 80, 86, 89, 90 (90a too: the same SM), 100, 120.
 // An operation without a published figure for an architecture is absent: find_peak returns

@@ -8,17 +8,12 @@
 //   }
 //   std::string why = cuprobe::peer_refusal(0, 0, cuprobe::device_count(), false);  // a sentence
 //
-// Peer access lets device `from`'s kernels load and store device `to`'s memory through a
-// generic pointer (over NVLink where the two are linked, else PCIe), and lets copy engines move
-// bytes between them without a trip through host memory. enable_peer_access() refuses, with
-// one sentence and before any CUDA call can fail, a bad ordinal, the same device twice (a
-// device reaches its own memory without peer access) and a pair cudaDeviceCanAccessPeer says
-// cannot; an access that is already enabled is left as it is. peer_buffers holds, on each of the
-// two devices, an input array (32-bit words gen::stream_input_word(seed + side, 0, w), the
-// stream patterns' formula, so that every copy is checked word by word) and an output array;
+// enable_peer_access() refuses, with one sentence and before any CUDA call can fail, a bad
+// ordinal, the same device twice and a pair cudaDeviceCanAccessPeer says cannot (an access
+// already enabled is left as it is). peer_buffers holds on each device an input array
+// (gen::stream_input_word(seed + side, 0, w): every copy is checked word by word) and an output;
 // peer_chase_ring() builds a pointer-chase ring (gen/chase.cuh) in one device's memory, to be
-// chased from another. A device_buffer remembers its device (core/device_buffer.cuh), so every
-// array here is freed on its own device whatever device is current.
+// chased from another. Every array is freed on its own device (core/device_buffer.cuh).
 #pragma once
 
 #include <cuda_runtime_api.h>

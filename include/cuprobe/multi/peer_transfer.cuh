@@ -16,14 +16,11 @@
 //   sm_write     `from`'s SMs store into `to`'s output with st.global.<StOp> (peer_write_kernel)
 //   sm_copy      `to`'s SMs load `from`'s input and store into their own output
 //                (peer_copy_kernel: a pull copy)
-// The SM kernels are gen::stream_body (gen/stream_kernels.cuh) with 16-byte elements on a
-// persistent grid, named here so that their SASS can be checked; every load and store goes
-// through ptx::ld / ptx::st. Bidirectional: the same method in the other direction at the same
-// time, on a stream of the other device forked from the runner's stream and joined back, so the
-// runner's events bracket both. The work: N bytes per direction, each crossing the link once;
-// it is placed beside `nominal_bytes_per_s` (one direction of the link, e.g. from
-// measure/nvlink.cuh) with the above_bus_rate flag and `fraction_of_link`. The outputs are
-// poisoned before and checked after the measurement (the last transfer).
+// The SM kernels are gen::stream_body with 16-byte elements on a persistent grid, named here for
+// their SASS tests. Bidirectional: the same method the other way at once, on a stream of the
+// other device forked from the runner's and joined back. The work: N bytes per direction, placed
+// beside `nominal_bytes_per_s` (one direction of the link, e.g. measure/nvlink.cuh) with the
+// above_bus_rate flag and `fraction_of_link`; outputs poisoned before and checked after.
 #pragma once
 
 #include <cuda_runtime_api.h>

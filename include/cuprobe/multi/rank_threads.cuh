@@ -7,19 +7,13 @@
 //     start[r].record(streams[r]);  issue_rank(r);  stop[r].record(streams[r]);
 //   }, /*limit_s=*/5);                                   // throws if they do not all return
 //
-// run(f, limit_s) wakes every thread (a generation counter under a mutex), the threads meet at
-// a spin barrier, so that no rank starts its step before every thread has woken (the first
-// rank's time would otherwise include the others' wake-up: tens of microseconds against the few
-// microseconds of a small collective), then thread r calls f(r); run returns when all have
-// returned. An exception in any f is rethrown by run (the first, the others dropped) after every
-// thread has finished its step. A thread that has not returned within limit_s (a rank blocked
-// inside a library call that waits for a peer which never comes) makes run throw a sentence that
-// names how many did not; stuck() is then true, and from then on the object must not run again.
-// The destructor joins the idle threads and leaves a stuck one behind holding the shared state
-// it uses (freed when it returns, if ever), so that it can neither block the destructor nor
-// touch freed memory; what the caller's f touches must then outlive it too (keep it on the heap,
-// and leave it allocated when stuck()).
-// The meeting spins (with a yield every 1024 turns) and is bounded by limit_s as well.
+// run(f, limit_s) wakes every thread, they meet at a spin barrier (so that no rank's time holds
+// the others' wake-up, tens of microseconds), then thread r calls f(r); run returns when all
+// have. The first exception of any f is rethrown once every thread finished its step. A thread
+// not back within limit_s (a rank waiting for a peer that never comes) makes run throw a sentence
+// naming how many; stuck() is then true and the object must not run again: the destructor joins
+// the idle threads and leaves a stuck one behind with the shared state it uses, so what f
+// touches must outlive it too (keep it on the heap). The meeting is bounded by limit_s as well.
 #pragma once
 
 #include <atomic>

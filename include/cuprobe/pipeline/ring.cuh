@@ -14,31 +14,19 @@
 //   bulk::tensor_load(buf[p.stage], &map, bar, x, y);   ring.release(c); ++c;
 //   ++p;
 //
-// Choices:
-// - One `full` barrier per stage expects one arrival (the producer's arrive_expect_tx, which
-//   announces every byte that lands in THIS CTA's stage, multicast from peers included) and
-//   completes when those bytes arrived. One `empty` barrier per stage expects one arrival per
-//   consumer of every CTA whose producer writes into the stage: with Cluster CTAs sharing a
-//   multicast operand, a CTA's producer may overwrite a stage only after the consumers of all
-//   Cluster CTAs released it, so release() arrives on that stage's empty barrier in every CTA
-//   of the cluster (mapa + mbarrier.arrive.relaxed.cluster), and init() takes the consumers
-//   of one CTA and multiplies by Cluster. The producer waits on `empty` with cluster-scope
-//   acquire when Cluster > 1 (the releases come from other CTAs).
-// - A consumer is whatever calls release() once per stage: one elected thread per warpgroup
-//   when the reads are wgmma's (complete after wait_group), or every reading thread when they
-//   are ordinary loads (each thread's arrival then orders its own loads before the refill;
-//   a __syncwarp() and one lane's arrival would work too, but compute-sanitizer's racecheck
-//   does not follow that chain and reports WAR hazards, tests/gpu/hopper_pipeline.cu).
-// - The producer starts on the opposite parity of the consumer (make_producer_start_state):
-//   its first trip around the ring finds every buffer free without any release.
-// - The barriers are a value in shared memory (a struct of 2 x Stages words), not hidden in a
-//   class that owns the buffers: the user lays out the stage buffers as they like. A kernel
-//   that needs more barriers per stage (the suite's tma_multicast relay) keeps them beside it.
+// Choices (docs/hopper-gemm.md, "The ring", has the barriers' counts and parities):
+// - With Cluster CTAs sharing a multicast operand, a CTA's producer may overwrite a stage only
+//   after the consumers of all Cluster CTAs released it: release() arrives on that stage's empty
+//   barrier in every CTA of the cluster (mapa + mbarrier.arrive.relaxed.cluster), and the
+//   producer waits on `empty` with cluster-scope acquire when Cluster > 1.
+// - A consumer releasing after ordinary loads is every reading thread: a __syncwarp() and one
+//   lane's arrival would work too, but compute-sanitizer's racecheck does not follow that chain
+//   and reports WAR hazards (tests/gpu/hopper_pipeline.cu).
+// - The barriers are a value in shared memory (2 x Stages words), not hidden in a class that
+//   owns the buffers: the user lays out the stage buffers as they like. A kernel that needs more
+//   barriers per stage (the suite's tma_multicast relay) keeps them beside it.
 // - init() initialises every `empty` barrier before every `full` one: where the debug tx
 //   shadow's 16 slots (ptx/mbarrier.cuh) run out, the barriers that count bytes keep theirs.
-// - All waits are ptx::mbarrier::wait: a debug build (CUPROBE_MBARRIER_DEBUG) traps with the
-//   barrier, the parity and the bytes outstanding after CUPROBE_MBARRIER_TIMEOUT_NS instead of
-//   hanging; a release build spins on try_wait.
 // - Teardown is the user's: with Cluster > 1 no CTA may exit while a peer can still multicast
 //   into it or arrive on its barriers, so end the kernel with ptx::cluster::sync().
 #pragma once

@@ -6,13 +6,10 @@
 //   std::uint32_t h = cuprobe::ptx::fma_rn_f16x2(a, b, c);      // 2 x half FMA: one HFMA2
 //   float r = cuprobe::ptx::rsqrt_approx_ftz_f32(x);            // one MUFU.RSQ
 //
-// Why inline PTX here: a chain of C++ adds becomes acc + n * b, two PTX adds of the same b
-// become one IMAD, an unrolled multiply-add polynomial is reshaped, and the approximate
-// functions grow denormal fix-ups. Each wrapper is one PTX instruction (add3: two adds that
-// ptxas fuses into one IADD3), plain `asm` (no side effects: unused results may be deleted,
-// which is what a value-returning function should allow). Packed 16-bit values travel as their
-// 32-bit register image (lane 0 in the low half). tests/sass/compute_ops.cu pins the SASS of
-// each through the chains of gen/ops.cuh.
+// Why inline PTX: C++ adds chain into acc + n * b, a multiply-add polynomial is reshaped, the
+// approximate functions grow denormal fix-ups. Each wrapper is one PTX instruction (add3: two
+// adds ptxas fuses into one IADD3), plain `asm` (an unused result may be deleted); packed 16-bit
+// values travel as their 32-bit register image (lane 0 low). tests/sass/compute_ops.cu pins each.
 #pragma once
 
 #include <cstdint>

@@ -7,17 +7,11 @@
 //   unsigned t = p::atomic_fetch_add<p::sem::acq_rel, p::scope::gpu>(&ticket, 1u);
 //                                                                       // atom.acq_rel.gpu.add.u32
 //
-// What is included and why: the three operations the publish/consume patterns of gen/ordering
-// and the stream-K fix-up of hopper/stream_k need, on 32-bit words (unsigned or int):
-//   atomic_load<Sem, Scope>(p)         ld.{relaxed,acquire}.<scope>.b32       (sm_70)
-//   atomic_store<Sem, Scope>(p, v)     st.{relaxed,release}.<scope>.b32       (sm_70)
-//   atomic_fetch_add<Sem, Scope>(p, v) atom.{relaxed,acquire,release,acq_rel}.<scope>.add.u32
-// with the tags of ptx/fence.cuh (sem::relaxed joins sem::acquire, sem::release, sem::acq_rel;
-// scope::cluster needs sm_90). They compile to the instructions cuda::atomic_ref<T, scope> emits
-// for the same orders (PTX ISA, "Memory Consistency Model"); cuprobe writes them here because
-// <cuda/atomic> is 65k lines once preprocessed, which every translation unit that includes the
-// umbrella would pay. The SASS of each is checked by tests/sass/ordering_fence.cu.
-// Every statement is asm volatile with a "memory" clobber: an ordering operation must not move.
+// The three operations the publish/consume patterns of gen/ordering and the stream-K fix-up of
+// hopper/stream_k need, on 32-bit words, with the tags of ptx/fence.cuh (plus sem::relaxed;
+// scope::cluster needs sm_90): the instructions cuda::atomic_ref emits for the same orders,
+// written here because <cuda/atomic> is 65k lines once preprocessed. asm volatile with a
+// "memory" clobber; the SASS of each: tests/sass/ordering_fence.cu.
 #pragma once
 
 #include <cstdint>

@@ -6,17 +6,11 @@
 //   p::named_barrier_sync(1 + warpgroup, 128);    // the 128 threads of this warpgroup only
 //   p::named_barrier_arrive(3, 256);              // signal, do not wait (a producer)
 //
-// Choices:
-// - Id 0 is what __syncthreads() uses; ids 1..15 are free for the user. The id and the count
-//   may be run-time values (bar.sync takes registers); the count must be a multiple of 32 (whole
-//   warps) and the same in every thread that names the id. Debug builds (CUPROBE_PTX_CHECKS)
-//   trap with a message when the id is above 15 or the count is not a positive multiple of 32,
-//   instead of the hang or undefined behaviour the hardware gives.
-// - bar.sync (= barrier.sync.aligned): every thread of a warp executes it together; cuprobe
-//   uses the aligned forms because warp-specialised kernels call these warp-uniformly.
-// - Both are asm volatile with a "memory" clobber: bar.sync orders shared and global memory
-//   among the participating threads (the PTX ISA's memory-ordering guarantee of bar.sync), and
-//   the compiler must not move accesses across it.
+// Id 0 is __syncthreads()'s; ids 1..15 are the user's. Id and count may be run-time values; the
+// count is a multiple of 32, the same in every thread naming the id (Debug builds trap with a
+// message otherwise, instead of the hardware's hang). The aligned forms (bar.sync =
+// barrier.sync.aligned: the whole warp together), as warp-specialised kernels call them
+// warp-uniformly; asm volatile with a "memory" clobber (bar.sync orders memory among its threads).
 // SASS: BAR.SYNC R, R / BAR.ARV R, R (tests/sass/hopper_pipeline.cu).
 #pragma once
 

@@ -12,42 +12,18 @@
 // One argument order for every copy: destination, source, then the barrier the copy completes
 // on (if any), then the multicast mask (if any), then what is copied: a byte count, or the
 // tensor coordinates (innermost first). Barriers are mbarrier::object* (ptx/mbarrier.cuh).
-//
-// Directions and how each completes (PTX ISA, "cp.async.bulk"):
-//   load(dst_smem, src, bar, bytes)              cp.async.bulk.shared::cluster.global
-//                                                .mbarrier::complete_tx::bytes: the bytes count
-//                                                down the tx-count of `bar` (same CTA as dst)
-//   load_multicast(dst, src, bar, mask, bytes)   the same .multicast::cluster (sm_90a): the data
-//                                                and the complete_tx land at the same offsets in
-//                                                every CTA of ctaMask; each of them announces
-//                                                `bytes` on its own barrier, not bytes x CTAs
-//   store(dst_global, src_smem, bytes)           cp.async.bulk.global.shared::cta.bulk_group
-//   copy_to_cluster(dst, src, bar, bytes)        cp.async.bulk.shared::cluster.shared::cta
-//                                                .mbarrier::complete_tx::bytes; dst and bar are
-//                                                generic addresses in the same peer CTA
-//                                                (cluster::map)
-//   commit_group(), wait_group<N>(), wait_group_read<N>()
-//                                                cp.async.bulk.commit_group / .wait_group N /
-//                                                .wait_group.read N: N (0..63, checked at compile
-//                                                time) groups may still be pending. .read only
-//                                                waits until the sources were read (the shared
-//                                                buffer may be rewritten); without .read the
-//                                                writes are also complete and visible to this
-//                                                thread
-//   prefetch_l2(src, bytes)                      cp.async.bulk.prefetch.L2.global
-//   tensor_load(dst, map, bar, c0, ...)          cp.async.bulk.tensor.{1..5}d.shared::cluster
-//                                                .global.tile.mbarrier::complete_tx::bytes
-//   tensor_load_multicast(dst, map, bar, mask, c0, ...)   + .multicast::cluster (sm_90a)
-//   tensor_store(map, src, c0, ...)              cp.async.bulk.tensor.{1..5}d.global.shared::cta
-//                                                .tile.bulk_group
-//   tensor_prefetch_l2(map, c0, ...)             cp.async.bulk.prefetch.tensor.{1..5}d.L2.global
-//   prefetch_tensormap(map)                      prefetch.tensormap (the 128-byte map itself)
-//   store_hinted(dst, src, bytes, policy)        store() with .L2::cache_hint (inline PTX)
-//   l2_policy_evict_first()                      createpolicy.fractional.L2::evict_first.b64
-// CCCL's cuda::ptx::cp_async_bulk* is used wherever it has the form; the prefetches are inline
-// PTX (asm volatile, "memory" clobber). A tensor map is `const CUtensorMap*`: the address of a
-// __grid_constant__ kernel parameter, or of a copy in global or constant memory; coordinates
-// are int32, innermost first. Tensor maps are built on the host (a separate header).
+// How each completes (each function's comment names its instruction, PTX ISA "cp.async.bulk"):
+// loads (load, load_multicast, copy_to_cluster, tensor_load, tensor_load_multicast) count their
+// bytes down the tx-count of the destination CTA's barrier (multicast: each CTA of ctaMask
+// announces `bytes` on its own barrier, not bytes x CTAs); stores (store, store_hinted,
+// tensor_store) complete through bulk groups: commit_group(), then wait_group<N>() (the writes
+// done and visible to this thread) or wait_group_read<N>() (only the sources read: the buffer may
+// be rewritten), N = 0..63 checked at compile time. Prefetches have no completion.
+// CCCL's cuda::ptx::cp_async_bulk* is used wherever it has the form; the prefetches and the
+// hinted store are inline PTX (asm volatile, "memory" clobber). A tensor map is
+// `const CUtensorMap*`: the address of a __grid_constant__ kernel parameter, or of a copy in
+// global or constant memory; coordinates are int32. Tensor maps are built on the host
+// (hopper/tensor_map.cuh).
 //
 // Issue each copy from ONE thread (if (threadIdx.x == 0) or elect_sync()): the instruction takes
 // uniform operands, so ptxas wraps it in a loop that issues one copy per active thread of the

@@ -15,13 +15,10 @@
 // hoists a load whose address does not change out of a loop (docs/memory-ptx.md shows both);
 // gen/stream.cuh shows how to keep every load.
 //
-// A T whose alignment is below its size (struct {float x, y;}) is refused at compile time: one
-// access of sizeof(T) bytes would fault on addresses valid for T. Debug builds (NDEBUG
-// undefined, or CUPROBE_DEBUG defined) check on the device that the address is global and
-// aligned to the access width, print the wrapper, the pointer and the width, and __trap(); a
-// pointer to shared memory passed to ld/st is caught there (at compile time it cannot be known:
-// the wrappers take generic pointers). On the host, require_aligned<T>(p, "what") checks before
-// a launch.
+// A T whose alignment is below its size (struct {float x, y;}) is refused at compile time. Debug
+// builds (NDEBUG undefined, or CUPROBE_DEBUG) check on the device that the address is global and
+// aligned to the access width (so a shared-memory pointer is caught), print the wrapper, the
+// pointer and the width, and __trap(); on the host, require_aligned<T>(p, "what").
 //
 // Adding an operator (e.g. a combination the list below lacks) takes two lines, outside any
 // namespace:  struct my_op { static constexpr const char* name = "nc.L1::evict_last.L2::128B";

@@ -9,35 +9,18 @@
 //   cl::st(cl::map_shared(&slot, peer), cl::ctarank());     // st.shared::cluster.b32
 //   cl::sync();                                             // stores visible; peers may exit
 //
-// What is included and why:
-//   ctarank(), nctarank(), ctaid(), nctaid(), clusterid(), nclusterid(), is_explicit()
-//       %cluster_ctarank ... %is_explicit_cluster through cuda::ptx::get_sreg_* (CCCL).
-//   map(p, rank)        mapa.u64: the generic address of the variable *p in CTA `rank` of the
-//                       cluster. Ordinary C++ loads and stores through it reach the peer's
-//                       shared memory (ptxas emits generic LD/ST through the shared window).
-//   map_shared(a, rank) mapa.shared::cluster.u32: the same, as a 32-bit .shared::cluster
-//                       address (what ld/st.shared::cluster, remote mbarrier arrives and
-//                       cp.async.bulk take). A .shared::cta address is a valid .shared::cluster
-//                       address of the executing CTA (PTX ISA, "State spaces"), so map_shared
-//                       of the own rank returns the address unchanged in meaning.
-//   rank_of(p)          getctarank.shared::cluster (CCCL): which CTA a generic DSM address is in.
-//   is_dsm(p)           isspacep.shared::cluster: p points into the shared memory of some CTA
-//                       of the cluster (this one included); __isShared() only knows this CTA's.
-//   ld<T>(a), st(a, v)  ld/st.shared::cluster of 4, 8 or 16 bytes (.b32, .v2.b32, .v4.b32),
-//                       asm volatile with a "memory" clobber. Inline PTX: CCCL has no
-//                       shared::cluster ld/st. They are weak accesses: order them with the
-//                       cluster barrier (or an mbarrier arrive.release.cluster / acquire wait).
-//   arrive(), arrive_relaxed(), wait(), sync()
-//                       barrier.cluster.arrive.release / .arrive.relaxed / .wait.acquire
-//                       (CCCL). Every non-exited thread of every CTA of the cluster takes part.
-//                       sync() at the start makes sure every peer CTA is running before its
-//                       shared memory is touched; sync() at the end that no CTA exits while a
-//                       peer may still access its shared memory (PTX ISA: accessing the shared
-//                       memory of an exited CTA is undefined).
-// Every function needs sm_90 (a compile error with a sentence otherwise, CUPROBE_REQUIRE_SM);
-// merely including the header compiles for any target. Launch clusters from the host with
-// cuprobe/hopper/cluster.cuh. The SASS of each wrapper is pinned by tests/sass/hopper_async_*.cu
-// (UCGABAR_ARV, UCGABAR_WAIT, generic LD/ST through the shared window) and docs/hopper.md.
+// Each function's comment names its instruction; CCCL's cuda::ptx is used where it has one (the
+// special registers, getctarank, the barrier), inline PTX elsewhere (mapa, isspacep, and
+// ld/st.shared::cluster, asm volatile with a "memory" clobber). map() gives a generic address
+// that ordinary loads and stores reach the peer through; map_shared() a 32-bit .shared::cluster
+// one, for ld/st.shared::cluster, remote mbarrier arrives and cp.async.bulk (a .shared::cta
+// address is a valid .shared::cluster address of the own CTA). The DSM loads and stores are weak:
+// order them with the cluster barrier or an mbarrier. sync() at the start makes sure every peer
+// is running before its shared memory is touched, and at the end that no CTA exits while a peer
+// may still access its shared memory (undefined, PTX ISA). Every function needs sm_90 (a compile
+// error with a sentence otherwise, CUPROBE_REQUIRE_SM); including the header compiles anywhere.
+// Launch clusters with cuprobe/hopper/cluster.cuh. The SASS is pinned by
+// tests/sass/hopper_async_*.cu (UCGABAR_ARV, UCGABAR_WAIT, LD/ST through the shared window).
 #pragma once
 
 #include "cuprobe/ptx/detail/cccl_ptx.cuh"

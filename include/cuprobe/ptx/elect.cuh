@@ -7,14 +7,11 @@
 //   }
 //   const p::elect_result e = p::elect_sync(0x0000ffffu);   // lanes 0..15 all call it
 //
-// elect.sync d|p, membermask: every lane of membermask must execute it (.sync: they wait for each
-// other); exactly one of them gets is_leader, and all get the leader's lane id. The PTX ISA
-// promises a deterministic choice (the same leader for the same mask), not which lane; do not
-// assume lane 0. A lane outside membermask executing it is undefined behaviour. Compared with
-// `threadIdx.x % 32 == 0` it tells ptxas the condition is warp-uniform-but-one, which lets it keep
-// the bulk-copy operands in uniform registers (ptxas's own loop around UBLKCP uses ELECT too).
-// Inline PTX (CCCL has no elect.sync), asm volatile: it synchronises lanes, so it is neither
-// removed nor moved. SASS: ELECT P0, URx, PT (tests/sass/hopper_async_misc.cu).
+// Every lane of membermask executes it together; exactly one gets is_leader, all get its lane id
+// (a deterministic choice, not necessarily lane 0; a lane outside the mask: undefined). Unlike
+// `threadIdx.x % 32 == 0` it tells ptxas the condition is warp-uniform-but-one, so bulk-copy
+// operands stay in uniform registers. Inline PTX (CCCL has none), asm volatile. SASS: ELECT P0,
+// URx, PT (tests/sass/hopper_async_misc.cu).
 #pragma once
 
 #include <cstdint>

@@ -6,17 +6,10 @@
 //   fence<sem::acq_rel, scope::cta>();     // fence.acq_rel.cta -> MEMBAR.ALL.CTA
 //   membar<scope::gpu>();                  // legacy membar.gl (same SASS as fence.sc.gpu)
 //
-// What is included and why:
-//   fence<Sem, Scope>()   fence.{sc,acq_rel,acquire,release}.{cta,cluster,gpu,sys}, through
-//                         cuda::ptx::fence (CCCL). sc and acq_rel exist from sm_70; the cluster
-//                         scope needs sm_90; .acquire/.release (PTX ISA 8.6) need sm_90 too.
-//   membar<Scope>()       membar.{cta,gl,sys}: the pre-sm_70 spelling, which the PTX ISA defines
-//                         as fence.sc of the same scope on sm_70+. Inline PTX (CCCL lacks it).
-//   fence_proxy_async()   fence.proxy.async (sm_90): orders generic-proxy accesses (st.shared,
-//                         st.global) with async-proxy ones (cp.async.bulk, TMA, wgmma operands).
-//   fence_proxy_async_shared_cta(), fence_proxy_async_shared_cluster(), fence_proxy_async_global()
-//                         fence.proxy.async.{shared::cta, shared::cluster, global} (sm_90): the
-//                         same for one state space only (see "Proxy fences" below).
+// fence<Sem, Scope>() is CCCL's cuda::ptx::fence (sc and acq_rel from sm_70; the cluster scope
+// and .acquire/.release need sm_90); membar<Scope>() the pre-sm_70 spelling, fence.sc of the same
+// scope on sm_70+ (inline PTX: CCCL lacks it); fence_proxy_async*() fence.proxy.async, for all
+// state spaces or one (sm_90).
 //
 // Proxy fences (PTX ISA, "Proxies"). Ordinary loads and stores go through the generic proxy;
 // cp.async.bulk(.tensor) reads and writes and wgmma's shared-memory operand reads go through the
@@ -37,11 +30,9 @@
 //   generic read -> async write (reuse of a buffer). Consumers that finished reading a buffer
 //     arrive on its "empty" mbarrier; the producer's wait on it orders their reads before the
 //     next TMA load into the buffer (the CUTLASS pipelines put no proxy fence there).
-// A combination the target cannot run is a compile error with a sentence (CUPROBE_REQUIRE_SM),
-// never a silent no-op. fence_supported_v<Sem, Scope> says, in the pass being compiled, whether
-// fence<Sem, Scope>() may be instantiated, for kernels that must build for every target.
-// The SASS each produces on sm_90a is checked by tests/sass/ordering_fence.cu and listed in
-// docs/memory-latency.md.
+// A combination the target cannot run is a compile error with a sentence (CUPROBE_REQUIRE_SM);
+// fence_supported_v<Sem, Scope> says whether fence<Sem, Scope>() may be instantiated in the pass
+// being compiled. The SASS of each on sm_90a: tests/sass/ordering_fence.cu, docs/memory-latency.md.
 #pragma once
 
 #include "cuprobe/ptx/detail/cccl_ptx.cuh"

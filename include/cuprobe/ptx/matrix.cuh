@@ -8,18 +8,13 @@
 //   auto v = p::ldmatrix<4>(smem_row_address);              // and back (v.reg[0..3])
 //   p::stmatrix<2, true>(addr, {r0, r1});                   // .trans: each matrix transposed
 //
-// The fragment (PTX ISA, "Warp-level matrix store instruction: stmatrix"): in each 8 x 8
-// matrix, lane l holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1, the lower column in the
-// register's low 16 bits: the same layout as an mma.sync / wgmma accumulator's pair of
-// consecutive columns, which is why an accumulator packed to 16 bits goes out with stmatrix
-// unchanged. Register i holds matrix i. Row addresses: lanes 8i .. 8i+7 give the rows of matrix
-// i (Count = 1: lanes 0..7; 2: lanes 0..15; the other lanes' addresses are ignored), each a
-// shared-memory address (32-bit, shared window) aligned to 16 bytes. .trans stores (loads)
-// matrix i transposed.
-// Choices: Count in {1, 2, 4} and the order (matrix_order::as_is or ::transposed) are template
-// parameters (the instruction's .x1/.x2/.x4 and .trans are immediates); the registers are a
-// struct of Count words rather than loose arguments so that one template covers every form. Debug
-// builds (CUPROBE_PTX_CHECKS) trap with a message on a row address that is not 16-byte aligned.
+// The fragment (PTX ISA, "stmatrix"): in each 8 x 8 matrix, lane l holds row l / 4, columns
+// 2 (l % 4) and 2 (l % 4) + 1, the lower in the register's low 16 bits: an mma.sync / wgmma
+// accumulator's pair of columns, so an accumulator packed to 16 bits goes out unchanged. Register
+// i holds matrix i; lanes 8i .. 8i+7 give its row addresses (shared window, 16-byte aligned; the
+// lanes past Count x 8 are ignored). Count in {1, 2, 4} and the order (matrix_order::as_is or
+// ::transposed) are template parameters (immediates of the instruction); the registers are a
+// struct of Count words. Debug builds (CUPROBE_PTX_CHECKS) trap on a misaligned row address.
 // stmatrix needs sm_90, ldmatrix sm_75. SASS: STSM.16.M88.4 / LDSM.16.M88.4 (.MT88 with .trans)
 // (tests/sass/hopper_pipeline.cu).
 #pragma once

@@ -1,5 +1,5 @@
 // cuprobe/ptx/mbarrier.cuh: mbarrier objects (arrive/wait barriers in shared memory that also
-// count the bytes of asynchronous copies), their phases, and a pipeline ring state.
+// count the bytes of asynchronous copies), and their phases.
 //
 //   namespace mb = cuprobe::ptx::mbarrier;  namespace bulk = cuprobe::ptx::bulk;
 //   __shared__ mb::object bar;
@@ -14,45 +14,22 @@
 // moves to the next phase. Waits name the phase by its parity (0, 1, 0, ...): try_wait(bar, P)
 // is true once the phase of parity P, the current or the immediately preceding one, completed.
 //
-// What is included and why (CCCL cuda::ptx wherever it has the instruction):
-//   init(bar, n)              mbarrier.init.shared::cta.b64 (CCCL; sm_80)
-//   fence_init()              fence.mbarrier_init.release.cluster (CCCL; sm_90): makes the
-//                             initialisation visible to the cluster and to the async proxy
-//                             (copies completing on the barrier); follow it with a CTA or
-//                             cluster barrier before any other thread or CTA uses the object
-//   inval(bar)                mbarrier.inval.shared::cta.b64 (inline PTX: not in CCCL; sm_80),
-//                             needed before the 8 bytes are reused for anything else
-//   arrive<Scope>(bar[, n])   mbarrier.arrive.release.{cta,cluster}.shared::cta.b64 (CCCL)
-//   arrive_expect_tx(bar, b)  mbarrier.arrive.expect_tx.release.{cta,cluster}.shared::cta (CCCL)
-//   expect_tx(bar, b)         mbarrier.expect_tx.relaxed.{cta,cluster}.shared::cta (CCCL)
-//   arrive_remote(bar, rank)  mapa.u64 to the same barrier in CTA `rank` of the cluster, then
-//                             mbarrier.arrive.release.cluster.shared::cluster.b64 (CCCL)
-//   try_wait<Scope>(bar, P[, hint_ns])  mbarrier.try_wait.parity.acquire.{cta,cluster} (CCCL;
-//                             the hint bounds the time the thread may be suspended inside)
-//   test_wait<Scope>(bar, P)  mbarrier.test_wait.parity.acquire (CCCL; never suspends)
-//   wait<Scope>(bar, P)       a try_wait loop. With CUPROBE_MBARRIER_DEBUG (default: the value
-//                             of CUPROBE_PTX_CHECKS) it is bounded by CUPROBE_MBARRIER_TIMEOUT_NS
-//                             of %globaltimer (default 2 s, far above a DRAM TMA) and then
-//                             printf's the barrier's shared address, block, thread, the parity
-//                             waited for, the time waited, the tx bytes this CTA announced and
-//                             issued on the barrier (software shadow, below) and the raw 64-bit
-//                             word, then __trap(): it never hangs. Release builds: a plain loop.
-// Everything but init, inval and test_wait needs sm_90 (CUPROBE_REQUIRE_SM: a compile error with
-// a sentence on older targets); including the header compiles everywhere.
+// Each function's comment names its instruction: CCCL's cuda::ptx for all but inval (inline PTX).
+// fence_init() makes the initialisation visible to the cluster and the async proxy; follow it
+// with a CTA or cluster barrier. inval() is needed before the 8 bytes are reused. wait<Scope>() is
+// a try_wait loop; with CUPROBE_MBARRIER_DEBUG (default: CUPROBE_PTX_CHECKS) it is bounded by
+// CUPROBE_MBARRIER_TIMEOUT_NS of %globaltimer (default 2 s) and then printf's the barrier, block,
+// thread, parity, time waited, the tx bytes this CTA announced and issued on it and the raw word,
+// and traps: it never hangs. Release builds: a plain loop. Everything but init, inval and
+// test_wait needs sm_90 (CUPROBE_REQUIRE_SM); including the header compiles everywhere.
 //
-// The tx shadow (debug builds only): the mbarrier word is opaque (PTX ISA: its layout is not
-// specified, and any non-mbarrier access to an initialised object is undefined), so the pending
-// tx-count cannot be read honestly. Instead init() claims a slot of a 16-entry per-CTA table in
-// static shared memory (512 bytes, debug builds only), keyed by the barrier's address, the CTA
-// and the grid; expect_tx / arrive_expect_tx add the bytes they announce and the cuprobe bulk
-// copies add the bytes they issue on that barrier. The timeout reports both totals since init()
-// and their difference ("announced but not issued by this CTA"), and announce() traps with a
-// sentence when one phase's announcements reach the 2^20 - 1 tx-count limit (the phase total
-// restarts whenever a wait() of this CTA sees a phase end). Peer CTAs' copies (multicast
-// from another rank, copies into this CTA's shared memory) and tensor copies' bytes (the box
-// size lives in the opaque tensor map; they are counted as copies) are not visible to it. The
-// raw word is read with ld.volatile.shared.b64 just before __trap(), as a clue for bug reports,
-// not interpreted. docs/hopper.md explains the numbers.
+// The tx shadow (debug builds): the mbarrier word is opaque (its layout is unspecified), so
+// init() claims a slot of a 16-entry per-CTA table in static shared memory (512 bytes), keyed by
+// the barrier's address, the CTA and the grid; expect_tx / arrive_expect_tx add the bytes they
+// announce and cuprobe's bulk copies the bytes they issue. The timeout reports both totals and
+// their difference, and announce() traps when one phase's announcements reach the 2^20 - 1
+// tx-count limit. Peer CTAs' copies and tensor copies' bytes (the box is in the opaque map) are
+// not seen. docs/hopper.md explains the numbers.
 #pragma once
 
 #include "cuprobe/ptx/detail/cccl_ptx.cuh"

@@ -6,15 +6,11 @@
 //   cuprobe::ptx::keep(acc);            // acc counts as used here: the chain cannot be deleted
 //   cuprobe::ptx::compiler_barrier();   // no load or store moves across this point
 //
-// What each promises (none emits an instruction; each is an empty `asm volatile`):
-//   opaque(v)          "+r"/"+l"/"+h" operand: the compiler must assume the asm read v and wrote
-//                      a new value, so computations on v can neither move above this point
-//                      nor be evaluated at compile time. Use it to pin a chain between two clock
-//                      reads, or to hide a loop-invariant value from the optimiser.
-//   keep(v)            input operand only: v must be computed by this point (a register sink).
-//   compiler_barrier() "memory" clobber: the compiler may not move memory accesses across it or
-//                      keep memory values in registers across it. The hardware may still
-//                      reorder: this is not a fence (ptx/fence.cuh has those).
+// None emits an instruction; each is an empty `asm volatile`. opaque(v) takes v as "+r"/"+l"/
+// "+h": computations on v can neither move above it nor be evaluated at compile time (pin a chain
+// between two clock reads, hide a loop-invariant value). keep(v) takes v as input only: it must
+// be computed by this point. compiler_barrier() is a "memory" clobber: the compiler moves no
+// memory access across it; the hardware may still reorder (a fence is ptx/fence.cuh's).
 // Values of 1, 2, 4, 8 or 16 bytes of any trivially copyable type (float, int, float4, a
 // packed f16x2 ...) are accepted; 16-byte values travel as two 8-byte registers.
 // tests/sass/compute_ops.cu and tests/sass/latency_chase.cu check that chains stay between the

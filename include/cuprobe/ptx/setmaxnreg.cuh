@@ -13,14 +13,11 @@
 // template parameter, checked at compile time (a multiple of 8 in 24..256, the PTX ISA's range).
 // Keep the totals within the register file (here 128 x 40 + 256 x 232 = 384 x 168).
 //
-// ptxas needs the register count at kernel entry to honour it: give the kernel
-// __launch_bounds__(threads, 1) (or compile with -maxrregcount). Without either, ptxas drops
-// the instruction with only an info message ("C7508 ... 'setmaxnreg' ignored; unable to
-// determine register count at entry"); the SASS test (USETMAXREG.DEALLOC / .TRY_ALLOC in
-// tests/sass/hopper_async_misc.cu) is what proves it stayed. sm_90a only: any other target is a
-// compile error with a sentence (CUPROBE_REQUIRE_SM90A), including the compute_90 PTX that
-// nvcc -arch=sm_90a also builds: use -gencode=arch=compute_90a,code=sm_90a (CMake:
-// CUDA_ARCHITECTURES 90a). Inline PTX (CCCL has no setmaxnreg), asm volatile.
+// ptxas honours it only with the register count at kernel entry known (__launch_bounds__(threads,
+// 1) or -maxrregcount); otherwise it drops the instruction with an info message (C7508), which
+// the SASS test (USETMAXREG in tests/sass/hopper_async_misc.cu) catches. sm_90a only, including
+// against the compute_90 PTX that nvcc -arch=sm_90a also builds (CUPROBE_REQUIRE_SM90A: use
+// -gencode=arch=compute_90a,code=sm_90a). Inline PTX (CCCL has no setmaxnreg), asm volatile.
 #pragma once
 
 #include <cstdint>

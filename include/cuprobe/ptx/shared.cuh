@@ -6,14 +6,10 @@
 //   cuprobe::ptx::st_shared(a, v);                                           // st.shared.v4.b32
 //   std::uint32_t next = cuprobe::ptx::ld_shared<std::uint32_t>(p);          // a chase hop
 //
-// The address is the shared state space's own 32-bit address (what cvta.to.shared gives), so
-// the compiler emits LDS/STS directly and address arithmetic stays 32-bit: what a pointer chase
-// through shared memory (each node holds the next node's shared address) and a bandwidth loop
-// need. Values of 4, 8 or 16 bytes move in one instruction (.b32, .v2.b32, .v4.b32) as bits.
-// Every access is `asm volatile` with a "memory" clobber: never deleted, merged or moved across
-// other memory accesses by the compiler. Debug builds (CUPROBE_PTX_CHECKS) check that the
-// address is aligned to the access width (a misaligned shared access faults) and __trap() with
-// a sentence; that an integer is a shared address cannot be checked.
+// The address is the shared window's own 32-bit address (cvta.to.shared), so LDS/STS come
+// directly and address arithmetic stays 32-bit (a shared-memory chase, a bandwidth loop). 4, 8 or
+// 16 bytes move in one instruction as bits; every access is `asm volatile` with a "memory"
+// clobber. Debug builds (CUPROBE_PTX_CHECKS) trap with a sentence on a misaligned address.
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,7 @@
 //
 // %clock / %clock64 count the cycles of the SM the thread runs on (per-SM counters, not
 // synchronised across SMs); %globaltimer counts nanoseconds, with a coarser update interval
-// (measured by measure/timer_calibration.cuh).
+// (measured by cuprobe_suite/timers.cuh).
 #pragma once
 
 #include "cuprobe/ptx/detail/cccl_ptx.cuh"

@@ -8,25 +8,13 @@
 //   wg::mma_async<wg::bf16, wg::bf16>(acc, a.encode(), b.encode(), wg::accumulate::overwrite);
 //   wg::commit_group(); wg::wait_group<0>(); wg::fence_operand(acc);   // now acc may be read
 //
-// What is here (docs/wgmma.md has the tables):
-//   fence(), commit_group(), wait_group<N>()
-//                          wgmma.fence / commit_group / wait_group .sync.aligned
-//   fence_operand(x)       an empty asm volatile with "+f"/"+r" on every register of x, so the
-//                          compiler moves no accumulator use across the asynchronous MMA
-//                          (CUTLASS's warpgroup_fence_operand)
-//   mma_async<A, B, MajorA, MajorB, ScaleA, ScaleB>(acc, a, b_desc, d)
-//                          a: a descriptor (SS) or an a_fragment<A> (RS); d (wgmma's scale-d):
-//                          accumulate::overwrite: D = A*B, accumulate::add: D = A*B + D
-//                          (accumulate_if(k > 0) in a K loop); Scale -1 negates (imm-scale);
-//                          major::mn is imm-trans = 1 (16-bit types only; RS A is K-major)
-//   mma_async_sp<A, B, Selector, ...>(acc, a, b_desc, metadata, d)
-//                          2:4 (tf32 1:2) structured-sparse A
-//   accumulator<D, N>, a_fragment<A>             the register operands
-//   descriptor, canonical_layout, swizzle, major detail/wgmma_desc.cuh
-//   accumulator_coord, accumulator_owner, a_fragment_coord    detail/wgmma_layout.cuh
-//   metadata_slot_of, prune_2_4 (host)           detail/wgmma_sparse.cuh
-// Types: f16, bf16, tf32, e4m3, e5m2 inputs; f32, f16 accumulators (detail/wgmma_types.cuh has
-// the table). The asm is generated (tools/gen_wgmma.py -> detail/wgmma_ops.cuh).
+// docs/wgmma.md has the tables. fence_operand(x) is an empty asm volatile on every register of x
+// (CUTLASS's warpgroup_fence_operand), so the compiler moves no accumulator use across the
+// asynchronous MMA; mma_async's d is wgmma's scale-d (accumulate::overwrite: D = A*B, add: D =
+// A*B + D), A a descriptor (SS) or an a_fragment (RS); mma_async_sp is 2:4 (tf32 1:2) sparse A.
+// The descriptor and layouts are detail/wgmma_desc.cuh, the fragment maps detail/wgmma_layout.cuh,
+// the sparsity metadata detail/wgmma_sparse.cuh, the types detail/wgmma_types.cuh; the asm is
+// generated (tools/gen_wgmma.py -> detail/wgmma_ops.cuh).
 //
 // Choices: an illegal combination (an unsupported D for the inputs, a transposed tf32/fp8
 // operand, an M-major A in registers, N outside 8..256 or not a multiple of 8, a scale other than

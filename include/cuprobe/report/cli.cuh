@@ -13,10 +13,8 @@
 //   --profile     run each benchmark exactly once (for ncu); CUPROBE_PROFILE=1 does the same
 //   --help        print the usage (with every option's range) and exit
 //
-// Numbers are parsed strictly: decimal digits (an optional sign, a fraction and an exponent for
-// real numbers), nothing after them, no hexadecimal, NaN or infinity, and within the range the
-// option declares (printed by --help). Output paths (--json, --csv and options declared as
-// paths) are checked for writability when they are parsed, before any measurement runs.
+// Numbers are parsed strictly (decimal, nothing after them, no hex, NaN or infinity, within the
+// declared range that --help prints); output paths are checked for writability when parsed.
 #pragma once
 
 #include <cerrno>

@@ -4,17 +4,14 @@
 //   cuprobe::json meta = cuprobe::run_meta(argc, argv);
 //   cuprobe::json dev  = cuprobe::to_json(cuprobe::device_info::query());
 //
-// The commit is CUPROBE_GIT_SHA from the environment, else the CUPROBE_GIT_SHA macro (the
-// examples' CMake sets it at configure time, "-dirty" when the tree had changes), else
-// "unknown". Compile flags: CUPROBE_COMPILE_FLAGS when the build defines it, plus what the
-// compiler itself says (nvcc version, the CUDA architectures of this translation unit, NDEBUG).
+// The commit: git_commit() (core/version.cuh). Compile flags: CUPROBE_COMPILE_FLAGS when the
+// build defines it, plus what the compiler says (nvcc, this unit's architectures, NDEBUG).
 #pragma once
 
-#include <cstdlib>
-#include <ctime>
 #include <string>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/version.cuh"
 #include "cuprobe/measure/nvml.cuh"
@@ -23,26 +20,6 @@
 #define CUPROBE_STRINGIFY(x) CUPROBE_STRINGIFY_(x)  ///< The macro-expanded `x` as a string literal.
 
 namespace cuprobe {
-
-/// "2026-11-29T12:34:56Z"
-inline std::string utc_now_iso8601() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return b;
-}
-
-/// The git commit of the build: CUPROBE_GIT_SHA from the environment or the compiler, or "unknown".
-inline std::string git_commit() {
-  if (const char* e = std::getenv("CUPROBE_GIT_SHA"); e && *e) return e;
-#ifdef CUPROBE_GIT_SHA
-  return CUPROBE_GIT_SHA;
-#else
-  return "unknown";
-#endif
-}
 
 /// How the program was compiled: CUPROBE_COMPILE_FLAGS, nvcc's version, the architectures, NDEBUG.
 inline std::string compile_flags() {

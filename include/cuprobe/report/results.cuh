@@ -155,16 +155,9 @@ inline json to_json(const measurement& m) {
 
 /// A sample in its unit: "1.234 ms" (seconds, nanoseconds), "280.7 cycles", "0.9876" (value).
 inline std::string fmt_sample(double v, sample_unit u) {
-  switch (u) {
-    case sample_unit::seconds:
-      return fmt_time(v);
-    case sample_unit::nanoseconds:
-      return fmt_time(v * 1e-9);
-    case sample_unit::cycles:
-      return fmt(v, 1) + " cycles";
-    case sample_unit::value:
-      break;
-  }
+  if (u == sample_unit::seconds || u == sample_unit::nanoseconds)
+    return fmt_time(u == sample_unit::seconds ? v : v * 1e-9);
+  if (u == sample_unit::cycles) return fmt(v, 1) + " cycles";
   char b[32];
   std::snprintf(b, sizeof b, "%.4g", v);
   return b;

@@ -1,6 +1,5 @@
-// cuprobe/testing/child.cuh: run a test case in a child process, for faults that destroy the
-// CUDA context (a __trap, an illegal address): the test binary re-executes itself with one
-// environment variable naming the case, and the parent checks the child's exit code and output.
+// cuprobe/testing/child.cuh: a test case in a child process, for faults that destroy the CUDA
+// context: the binary re-executes itself with an environment variable naming the case.
 //
 //   int main(int argc, char** argv) {
 //     if (const char* c = std::getenv("MY_DEATH_CASE")) return run_my_case(c);  // the child
@@ -10,9 +9,8 @@
 //   CHECK(r.exit_code == 3);
 //   CHECK(r.output.find("illegal address") != std::string::npos);
 //
-// The child's stdout and stderr (device printf goes to stdout) are collected through one pipe.
-// The parent waits at most limit_s seconds and then kills the child (its pid only): nothing
-// here can hang. Linux only (/proc/self/exe, posix_spawn).
+// The child's stdout and stderr (device printf included) come through one pipe; the parent waits
+// at most limit_s, then kills the child (its pid only). Linux only (/proc/self/exe, posix_spawn).
 #pragma once
 
 #include <poll.h>

@@ -8,17 +8,11 @@
 //     CHECK(r == 5u);
 //   }
 //
-// Without a GPU the GPU test cases do not run: main() prints why, doctest lists them as
-// skipped, and the process exits with cuprobe::testing::skip_exit_code (77), which CTest turns
-// into "Skipped" through SKIP_RETURN_CODE (cuprobe_add_gpu_test() sets it). A GPU test binary
-// holds GPU tests only, so that a skip never hides a host test.
-//
-// Timing assertions cannot hold under compute-sanitizer (the instrumented kernels run 10 to 100
-// times slower and their clocks mean nothing): write them as CUPROBE_TIMING_CHECK(cond). Under a
-// sanitizer (CUPROBE_UNDER_SANITIZER=1, which scripts/gpu-check.sh sets for its sanitizer runs,
-// or the sanitizer's injection library found in the environment) the check is skipped and says
-// so in the output ("SKIPPED under compute-sanitizer: ..."), never counted as passed; elsewhere
-// it is a CHECK.
+// Without a GPU the GPU test cases do not run: main() says why and exits with skip_exit_code
+// (77), CTest's "Skipped" through SKIP_RETURN_CODE (cuprobe_add_gpu_test() sets it); a GPU test
+// binary holds GPU tests only, so a skip never hides a host test. Timing assertions are
+// CUPROBE_TIMING_CHECK(cond): under compute-sanitizer (CUPROBE_UNDER_SANITIZER=1, or its
+// injection library in the environment) they are skipped, visibly, never counted as passed.
 //
 // Device lambdas need nvcc's --extended-lambda (cuprobe::cuprobe adds it).
 #pragma once

@@ -19,12 +19,9 @@
 //   strides are in bytes and there are rank - 1 of them (dimension 0 has none).
 // - The enums have the driver's values (static_asserts below), so encoding is a cast.
 // - The rules are those of the CUDA 13.0 driver API documentation of cuTensorMapEncodeTiled
-//   (https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html, the same text
-//   as the comment above cuTensorMapEncodeTiled in cuda.h 13.0), plus a few cuprobe adds because
-//   the driver would accept a spec that cannot mean what its author wrote (marked "cuprobe" in
-//   the rule table: overlapping dimensions, a dimension-0 element stride the hardware ignores, a
-//   null address, a box larger than a block's shared memory, a load-only or store-only form
-//   without the direction said). docs/hopper-tensor-maps.md lists them all with their sources.
+//   (the comment above it in cuda.h 13.0), plus a few cuprobe adds, marked "cuprobe" in
+//   rule_table, where the driver would accept a spec that cannot mean what its author wrote;
+//   docs/hopper-tensor-maps.md lists them all with their sources.
 // - Sizes of the packed types: the PTX ISA (5.5.1.1) says they are packed in global memory and
 //   expanded in shared memory, so a 16U4_ALIGN16B element is 4 bits in global memory and 8 bits
 //   (with the padding) in shared memory. Rules on global memory (strides, overlap) use the global
@@ -152,32 +149,20 @@ inline constexpr unsigned swizzle_span_bytes(swizzle_mode s) {
 }
 /// Bytes kept together while swizzling (the atom): 16, or 32/64 for the 128B atom variants.
 inline constexpr unsigned swizzle_atom_bytes(swizzle_mode s) {
-  switch (s) {
-    case swizzle_mode::none:
-      return 0;
-    case swizzle_mode::b128_atom32:
-    case swizzle_mode::b128_atom32_flip8:
-      return 32;
-    case swizzle_mode::b128_atom64:
-      return 64;
-    default:
-      return 16;
-  }
+  return s == swizzle_mode::none                                                  ? 0
+         : s == swizzle_mode::b128_atom32 || s == swizzle_mode::b128_atom32_flip8 ? 32
+         : s == swizzle_mode::b128_atom64                                         ? 64
+                                                                                  : 16;
 }
 /// Shared-memory alignment of a box so that the swizzle pattern starts at its base (PTX ISA
 /// 5.5.7: 256 B for 32B, 512 B for 64B, 1024 B for 128B); 128 B, TMA's minimum, without swizzle.
 /// The constants are hopper/smem.cuh's.
 inline constexpr unsigned smem_alignment(swizzle_mode s) {
-  switch (swizzle_span_bytes(s)) {
-    case 0:
-      return unsigned(tma_alignment);
-    case 32:
-      return unsigned(swizzle_32b_alignment);
-    case 64:
-      return unsigned(swizzle_64b_alignment);
-    default:
-      return unsigned(swizzle_128b_alignment);
-  }
+  const unsigned span = swizzle_span_bytes(s);
+  return unsigned(span == 0    ? tma_alignment
+                  : span == 32 ? swizzle_32b_alignment
+                  : span == 64 ? swizzle_64b_alignment
+                               : swizzle_128b_alignment);
 }
 
 /// The element_type of a C++ type: integers by size and signedness (no 8- or 16-bit signed TMA

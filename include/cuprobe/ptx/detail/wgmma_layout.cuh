@@ -19,8 +19,8 @@
 //     fp8,    e = 0..15 (register e/4):  row = 16w + g + 8((e/4)%2), k = 4t + e%4 + 16(e/8)
 //   For the sparse RS form the fragment holds the compressed 64 x K/2 matrix in the same
 //   layout (the stored, non-zero elements in their order along the row).
-// Choices: one element index per thread instead of (register, half) pairs, so that the f32 and
-// f16 accumulators share a map; the inverse (accumulator_owner) is given for host references.
+// One element index per thread, not (register, half) pairs: f32 and f16 accumulators share a map;
+// accumulator_owner is the inverse, for host references.
 #pragma once
 
 #include <type_traits>

@@ -20,11 +20,9 @@
 //     and bits 16+4c.. the same chunk of row 16w + g + 8.
 //   e4m3, e5m2: every thread holds metadata (selector 0); thread t holds chunks 8(t/2) + c
 //     (c = 0..7, bits 4c..4c+3) of row 16w + g + 8(t%2).
-// Choices: magnitudes decide what is kept (ties: the lower index); the helper works on floats
-// the caller has already rounded to A's type, so the pruned matrix is exactly what the tensor
-// core multiplies; threads whose word the selector does not read get 0x44444444 (a valid
-// pattern that keeps the first elements of every chunk), so a selector that picked the wrong
-// pair gives a wrong product rather than undefined behaviour.
+// Choices: magnitudes decide what is kept (ties: the lower index), on floats already rounded to
+// A's type (the pruned matrix is what the tensor core multiplies); threads whose word the selector
+// does not read get 0x44444444 (valid: a wrong selector gives a wrong product, not UB).
 #pragma once
 
 #include <cmath>

@@ -7,13 +7,10 @@
 //   static_assert(wg::dense_k_v<wg::e4m3> == 32);                      // m64nNk32
 //   static_assert(wg::is_legal_n(256) && !wg::is_legal_n(260));
 //
-// The table follows the PTX ISA ("Asynchronous Warpgroup Level Matrix Multiply-Accumulate",
-// matrix shapes and data types) and was checked against ptxas 13.0 by compiling every
-// combination: A and B are f16 x f16 (D f16 or f32), bf16 x bf16 (D f32), tf32 x tf32 (D f32)
-// or any pair of e4m3/e5m2 (D f16 or f32); N is 8..256 in steps of 8 for all of them, dense and
-// sparse (the integer types, which cuprobe does not wrap, allow only 8, 16, 24 and multiples of
-// 16 above 32). The dense K is 32 bytes of A: k16 for 16-bit types, k8 for tf32, k32 for fp8;
-// the sparse K doubles it. imm-trans-a/b exist only for the 16-bit types.
+// The table (PTX ISA, wgmma.mma_async's shapes and types; every combination compiled by ptxas
+// 13.0): f16 x f16 (D f16 or f32), bf16 x bf16 and tf32 x tf32 (D f32), any pair of e4m3/e5m2
+// (D f16 or f32); N 8..256 in steps of 8, dense and sparse. The dense K is 32 bytes of A (k16,
+// tf32 k8, fp8 k32), the sparse K twice that; imm-trans-a/b only for the 16-bit types.
 #pragma once
 
 #include <cstdint>
