@@ -157,7 +157,8 @@ int main(int argc, char** argv) {
     for (const auto& p : curve) {
       std::string flags;
       for (const auto& f : p.m.flags)
-        if (f.code != "clock_unknown") flags += (flags.empty() ? "" : ",") + f.code;
+        if (f.code != cuprobe::flag_code::clock_unknown)
+          flags += std::string(flags.empty() ? "" : ",") + cuprobe::to_string(f.code);
       c.add_row({std::to_string(p.pattern.width), cuprobe::fmt_bytes(p.touched_bytes),
                  cuprobe::fmt(p.useful_bytes_per_s / 1e9, 0), flags});
       res.add(p.m);

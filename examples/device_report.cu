@@ -331,7 +331,8 @@ void report_dram_l2(const cuprobe::device_info& d, const cuprobe::cli& cli,
     std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", gen::to_string(o.patterns[i]),
                 m.gb_per_s() / 1e3, m.params.at("case").as_string().c_str(),
                 m.params.at("config").as_string().c_str(), m.declared.accounting.c_str(),
-                m.flags.size() > 1 || (m.flags.size() == 1 && m.flags[0].code != "clock_unknown")
+                m.flags.size() > 1 || (m.flags.size() == 1 &&
+                                       m.flags[0].code != cuprobe::flag_code::clock_unknown)
                     ? "  FLAGGED (see JSON)"
                     : "");
     sum.set(keys[i], m.gb_per_s() / 1e3);
@@ -385,7 +386,8 @@ void report_block_memory(cuprobe::summary_file& sum, cuprobe::results& res,
     std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", what, m.gb_per_s() / 1e3,
                 m.params.at("case").as_string().c_str(), m.params.at("config").as_string().c_str(),
                 m.declared.accounting.c_str(),
-                m.flags.size() > 1 || (m.flags.size() == 1 && m.flags[0].code != "clock_unknown")
+                m.flags.size() > 1 || (m.flags.size() == 1 &&
+                                       m.flags[0].code != cuprobe::flag_code::clock_unknown)
                     ? "  FLAGGED (see JSON)"
                     : "");
     sum.set(key, m.gb_per_s() / 1e3);

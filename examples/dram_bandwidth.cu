@@ -170,7 +170,8 @@ int main(int argc, char** argv) {
       const auto& m = r.all[i];
       std::string flags;
       for (const auto& f : m.flags)
-        if (f.code != "clock_unknown") flags += (flags.empty() ? "" : ",") + f.code;
+        if (f.code != cuprobe::flag_code::clock_unknown)
+          flags += std::string(flags.empty() ? "" : ",") + cuprobe::to_string(f.code);
       t.add_row({name, cuprobe::fmt(m.gb_per_s(), 0), cuprobe::fmt(100 * m.gb_per_s() / peak, 1),
                  m.params.at("config").as_string(), flags});
     }

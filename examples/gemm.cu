@@ -5,7 +5,7 @@
 //   build/hopper/examples/gemm --json gemm.json     (--quick: 8192^3 only; --small: sanitizer)
 //
 // A persistent grid (one CTA of 384 threads per SM) of 128-row tiles. Warpgroup 0 issues the
-// TMA loads into a ring of hopper/pipeline.cuh (B multicast in clusters of 2 or 4); warpgroups
+// TMA loads into a ring of pipeline/ring.cuh (B multicast in clusters of 2 or 4); warpgroups
 // 1 and 2 run the wgmma, cooperative (both on one 128 x 256 tile, optional stream-K tail) or
 // ping-pong (each on its own 128 x 192 or 128 x 200 tile, one's epilogue under the other's
 // MMAs), and store C through TMA (hopper/epilogue.cuh). The kernel measures its own SM clock
@@ -15,12 +15,13 @@
 // results.
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
-#include <cuprobe/hopper/pipeline.cuh>
 #include <cuprobe/hopper/smem.cuh>
 #include <cuprobe/hopper/stream_k.cuh>
 #include <cuprobe/hopper/tensor_map.cuh>
 #include <cuprobe/hopper/tile_scheduler.cuh>
 #include <cuprobe/measure/region_timer.cuh>
+#include <cuprobe/pipeline/ring.cuh>
+#include <cuprobe/pipeline/roles.cuh>
 #include <cuprobe/ptx/elect.cuh>
 #include <cuprobe/report/cli.cuh>
 #include <cuprobe_suite/gemm_report.cuh>
@@ -52,7 +53,7 @@ using cooperative = schedule<256, false>;
 
 template <int Stages, int Cluster, int EpiBuffers, class S>
 struct gemm_config {
-  using pipeline = h::tma_pipeline<Stages, Cluster>;
+  using ring = cuprobe::pipeline::mbarrier_ring<Stages, Cluster>;
   // EpiBuffers = 0: every thread stores its own accumulator (no shared memory, no barrier).
   static constexpr bool direct = EpiBuffers == 0;
   using epilogue = std::conditional_t<direct, h::direct_store_epilogue<bf16, S::bn>,
@@ -70,7 +71,7 @@ struct gemm_config {
   static constexpr int short_rows = 8 * (b_groups / Cluster), tall_rows = slice_rows(Cluster - 1);
   static constexpr std::size_t smem =
       h::dynamic_smem_bytes<1024>(Stages * (a_bytes + b_bytes) + 2 * epilogue::smem_bytes +
-                                  sizeof(pipeline) + sizeof(cuprobe::region_token));
+                                  sizeof(ring) + sizeof(cuprobe::region_token));
   // sm_90's 227 KiB per block (opt-in), less the 1 KiB of static shared memory the kernel has.
   static_assert(smem <= 227 * 1024 - 1024,
                 "gemm: this configuration's shared memory exceeds "
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(384, 1)
   unsigned char* a_st = h::align_up<1024>(raw);
   unsigned char* b_st = a_st + Stages * a_bytes;
   unsigned char* epi = b_st + Stages * b_bytes;
-  auto& pipe = *reinterpret_cast<typename cfg::pipeline*>(epi + 2 * cfg::epilogue::smem_bytes);
+  auto& pipe = *reinterpret_cast<typename cfg::ring*>(epi + 2 * cfg::epilogue::smem_bytes);
   auto& span = *reinterpret_cast<cuprobe::region_token*>(&pipe + 1);
   const unsigned group = cuprobe::pipeline::warpgroup_index(),
                  rank = Cluster > 1 ? p::cluster::ctarank() : 0;

@@ -78,8 +78,9 @@ int main(int argc, char** argv) {
           read_stream<<<shape.grid, shape.block, 0, s>>>(in, bytes / 16, passes, 0, sum.data());
           ++launches;
         },
-        cuprobe::work::bytes_moved(double(bytes), 0, "bytes read per pass (4 per launch)",
-                                   cuprobe::data_source::dram, double(bytes)),
+        cuprobe::work::bytes_moved(double(bytes), 0, "bytes read per pass (4 per launch)")
+            .with_source(cuprobe::data_source::dram)
+            .with_working_set(double(bytes)),
         o);
     // Validation: every pass added every word once (the wrapping sum of the random words).
     const std::uint32_t want =

@@ -7,7 +7,7 @@
 //   build/hopper/examples/device_report --ceilings 1      (once per card: about 20 s)
 //   build/hopper/examples/teach_ceilings --json teach_ceilings.json   (--quick: 1 GiB arrays)
 //
-// The work is declared as a DRAM copy (bytes_moved(N read, N written, ..., data_source::dram)),
+// The work is declared as a DRAM copy (bytes_moved(N read, N written, ...).with_source(dram)),
 // so measure() places it against the "dram.copy.tbps" ceiling: m.ceiling holds the fraction and
 // which source it came from; results::print_table shows it in its "of ceiling" column. Each
 // output is validated (every element copied). --min-card-fraction F: exit with status 1 when
@@ -89,8 +89,9 @@ int main(int argc, char** argv) {
             else
               copy_loop<<<blocks, 256, 0, s>>>(in.data(), out.data(), n);
           },
-          cuprobe::work::bytes_moved(double(bytes), double(bytes), "copy: N read + N written",
-                                     cuprobe::data_source::dram, 2.0 * double(bytes)),
+          cuprobe::work::bytes_moved(double(bytes), double(bytes), "copy: N read + N written")
+              .with_source(cuprobe::data_source::dram)
+              .with_working_set(2.0 * double(bytes)),
           o);
       const std::vector<float4> b = out.to_host();
       std::size_t wrong = 0;

@@ -5,7 +5,7 @@
 //
 // The kernel below is the whole benchmark: per CTA, warp 0's lane 0 is the producer and keeps
 // `stages` cp.async.bulk copies of `chunk` bytes in flight through a ring of full/empty mbarriers
-// (hopper::tma_pipeline: acquire -> fill -> bulk::load, each copy completing on its stage's full
+// (pipeline::mbarrier_ring: acquire -> fill -> bulk::load, each copy completing on its stage's full
 // barrier); four consumer warps wait for each stage, add every 32-bit word that landed into a
 // per-thread sum (the bytes are used, so no copy is dead) and release the stage. The array holds
 // random words (device_buffer::fill_random), so the host knows the exact sum of every launch
@@ -27,7 +27,7 @@ constexpr unsigned ctas_per_sm = 2;         // 2 x 4 x 16 KiB = 128 KiB in fligh
 __global__ void __launch_bounds__(32 + consumer_threads)
     tma_read_stream(const unsigned char* src, std::uint64_t chunks, std::uint32_t* sum) {
   extern __shared__ __align__(128) unsigned char buf[];  // stages x chunk bytes
-  __shared__ cuprobe::hopper::tma_pipeline<stages> pipe;
+  __shared__ cuprobe::pipeline::mbarrier_ring<stages> pipe;
   if (threadIdx.x == 0) pipe.init(consumer_threads);  // every consumer thread releases
   __syncthreads();
   if (threadIdx.x < 32) {  // the producer warp: one thread issues, the others have no work
@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
           tma_read_stream<<<shape.grid, shape.block, smem, st>>>(src, bytes / chunk, sum.data());
           ++launches;
         },
-        cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory",
-                                   cuprobe::data_source::dram, double(bytes)),
+        cuprobe::work::bytes_moved(double(bytes), 0, "bytes copied from DRAM to shared memory")
+            .with_source(cuprobe::data_source::dram)
+            .with_working_set(double(bytes)),
         o);
     // Validation: every launch added every word once (the wrapping sum of the random words).
     const std::uint32_t want = cuprobe::gen::expected_read_sum(seed, bytes / 4, launches);

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(128 * warpgroups, 1)
     if (i < 64 * k) put(sa + la.swizzled_offset(i / k, i % k), scale * a_of(i / k, i % k));
     put(sb + lb.swizzled_offset(i / k, i % k), scale * b_of(i / k, i % k));
   }
-  ptx::fence_proxy_async_shared_cta();  // the generic stores -> the async proxy (wgmma)
+  ptx::fence_proxy_async<ptx::space::shared>();  // the generic stores -> the async proxy (wgmma)
   __syncthreads();
   std::uint64_t da[4], db[4];  // the descriptors of the four K steps
 #pragma unroll

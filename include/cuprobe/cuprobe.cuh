@@ -90,7 +90,6 @@
 
 #include "cuprobe/hopper/cluster.cuh"
 #include "cuprobe/hopper/epilogue.cuh"
-#include "cuprobe/hopper/pipeline.cuh"
 #include "cuprobe/hopper/smem.cuh"
 #include "cuprobe/hopper/stream_k.cuh"
 #include "cuprobe/hopper/tensor_map.cuh"

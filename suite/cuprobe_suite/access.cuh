@@ -311,7 +311,9 @@ inline access_point access_measure(const device_info& dev, access_arrays& arr,
   const std::string rule =
       std::string(copy ? "copy: the lanes' bytes read + written" : "read: the lanes' bytes") +
       " (32 x " + std::to_string(p.width) + " B per request), per pass";
-  const work w = work::bytes_moved(useful, copy ? useful : 0, rule, dram, fetched_pass);
+  const work w = work::bytes_moved(useful, copy ? useful : 0, rule)
+                     .with_source(dram)
+                     .with_working_set(fetched_pass);
   kernel_attributes attrs;
   access_with_element(p.width, [&](auto t) {
     using T = decltype(t);

@@ -231,8 +231,8 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
     r.m = measure_counted(
         "cache.write", kernel, shape, a, "launch of cuprobe::suite::kernels::l2_bulk_write_kernel",
         work::bytes_moved(0, double(array) * double(passes),
-                          "write: every byte stored from shared memory by cp.async.bulk, per pass",
-                          cuprobe::data_source::any, double(array)),
+                          "write: every byte stored from shared memory by cp.async.bulk, per pass")
+            .with_working_set(double(array)),
         o.run, launches);
     cuprobe::synchronize_device("suite::l2_write_tma_measure");
     const unsigned long long wrong = gen::tma_store_mismatches(

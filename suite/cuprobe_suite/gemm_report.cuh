@@ -264,7 +264,7 @@ class gemm_bench {
       h2h_peer_->with_param("algorithm", ref_->algorithm);
       if (const auto lv = h2h_levels(); lv.stepped())  // every contestant saw the step
         for (auto& r : h2h_)
-          r.m.flags.push_back({"power_state_step",
+          r.m.flags.push_back({flag_code{"power_state_step"},
                                "the card stepped during the head-to-head (cuBLASLt from " +
                                    fmt(1e3 * h2h_peer_->stats.min, 3) + " to " +
                                    fmt(1e3 * h2h_peer_->stats.max, 3) +
@@ -398,14 +398,14 @@ class gemm_bench {
     r.m.with_param("kernel_clock_mhz", r.kernel_mhz)
         .with_param("fraction_of_peak_kernel_clock", r.kernel_fraction);
     if (r.records && r.incomplete > 0)
-      r.m.flags.push_back(
-          {"kernel_clock_records", std::to_string(r.incomplete) + " of " +
-                                       std::to_string(r.m.samples.size()) +
-                                       " samples had fewer than " + std::to_string(r.ctas) +
-                                       " clock records: the in-kernel clock is incomplete"});
+      r.m.flags.push_back({flag_code{"kernel_clock_records"},
+                           std::to_string(r.incomplete) + " of " +
+                               std::to_string(r.m.samples.size()) + " samples had fewer than " +
+                               std::to_string(r.ctas) +
+                               " clock records: the in-kernel clock is incomplete"});
     if (r.kernel_fraction && *r.kernel_fraction > 1.01)
       r.m.flags.push_back(
-          {"above_tensor_peak",
+          {flag_code{"above_tensor_peak"},
            fmt(100 * *r.kernel_fraction, 1) + " % of the tensor peak at the in-kernel clock of " +
                fmt(*r.kernel_mhz, 0) + " MHz: the FLOP or the clock are miscounted"});
   }

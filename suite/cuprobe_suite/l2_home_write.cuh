@@ -311,8 +311,8 @@ stream_result l2_write_home_measure(const device_info& dev, l2_homes& h, l2_writ
       "cache.write", kernel, shape, a, "launch of cuprobe::suite::kernels::l2_home_write_kernel",
       work::bytes_moved(0, array * passes,
                         std::string("write: every line once per pass, each SM its plan's lines (") +
-                            to_string(mode) + ")",
-                        data_source::any, array),
+                            to_string(mode) + ")")
+          .with_working_set(array),
       run, launches);
   cuprobe::synchronize_device("suite::l2_home_write");
   // The array as 32-bit words (the ring's memory is 64-bit words, little-endian).

@@ -87,8 +87,9 @@ inline stream_result stream_bandwidth(const gen::stream_kernel& k, gen::stream_w
   r.m = measure(
       "stream." + std::string(gen::to_string(k.pattern)),
       [&](cudaStream_t s) { k.launch(shape, a, s); },
-      work::bytes_moved(per_pass_read, per_pass_written, per_launch.rule, dram,
-                        w.working_set_bytes()),
+      work::bytes_moved(per_pass_read, per_pass_written, per_launch.rule)
+          .with_source(dram)
+          .with_working_set(w.working_set_bytes()),
       o);
   r.check = w.check();
   r.m.with_launch(shape)
@@ -121,8 +122,9 @@ inline measurement memcpy_bandwidth(void* dst, const void* src, std::size_t byte
       [&](cudaStream_t s) {
         CUPROBE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
       },
-      work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written", dram,
-                        2.0 * double(bytes)),
+      work::bytes_moved(double(bytes), double(bytes), "cudaMemcpy D2D: N read + N written")
+          .with_source(dram)
+          .with_working_set(2.0 * double(bytes)),
       o);
   m.with_param("array_bytes", double(bytes));
   return m;
@@ -135,7 +137,10 @@ inline measurement memset_bandwidth(void* dst, std::size_t bytes, run_options o,
   unsigned char v = 0;
   auto m = measure(
       "memset", [&](cudaStream_t s) { CUPROBE_CHECK(cudaMemsetAsync(dst, ++v, bytes, s)); },
-      work::bytes_moved(0, double(bytes), "cudaMemset: N written", dram, double(bytes)), o);
+      work::bytes_moved(0, double(bytes), "cudaMemset: N written")
+          .with_source(dram)
+          .with_working_set(double(bytes)),
+      o);
   m.with_param("array_bytes", double(bytes));
   return m;
 }
@@ -246,7 +251,9 @@ inline std::vector<measurement> versus_memcpy(contestant mine, void* dst, const 
       [=](cudaStream_t s) {
         CUPROBE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
       },
-      work::bytes_moved(b, b, "cudaMemcpy D2D: N read + N written", data_source::dram, 2.0 * b));
+      work::bytes_moved(b, b, "cudaMemcpy D2D: N read + N written")
+          .with_source(data_source::dram)
+          .with_working_set(2.0 * b));
   auto ms = measure_interleaved("dram.copy_vs_memcpy", {std::move(mine), std::move(peer)}, o);
   for (auto& m : ms) m.with_param("array_bytes", b);
   return ms;
@@ -263,12 +270,13 @@ inline std::vector<measurement> copy_head_to_head(const gen::stream_kernel& k,
           "copy_head_to_head: '" + k.name() + "' is not a copy kernel of the workload's width");
   const gen::stream_args a = w.args(shape, k.mode, k.mode == loop_mode::in_kernel ? passes : 1);
   const gen::stream_bytes b = w.bytes();
-  auto ms = versus_memcpy(contestant(
-                              "stream.copy", [&](cudaStream_t s) { k.launch(shape, a, s); },
-                              work::bytes_moved(double(b.bytes_read), double(b.bytes_written),
-                                                b.rule, data_source::dram, w.working_set_bytes())),
-                          w.output().data(), w.input(0).data(), w.elements() * w.element_bytes(), o,
-                          rounds);
+  auto ms = versus_memcpy(
+      contestant(
+          "stream.copy", [&](cudaStream_t s) { k.launch(shape, a, s); },
+          work::bytes_moved(double(b.bytes_read), double(b.bytes_written), b.rule)
+              .with_source(data_source::dram)
+              .with_working_set(w.working_set_bytes())),
+      w.output().data(), w.input(0).data(), w.elements() * w.element_bytes(), o, rounds);
   w.poison_outputs();
   k.launch(shape, a, nullptr);
   CUPROBE_CHECK(cudaGetLastError());

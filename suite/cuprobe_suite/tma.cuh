@@ -369,8 +369,9 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
                         std::string(copy    ? "bytes loaded into and stored from"
                                     : store ? "bytes stored from"
                                             : "bytes loaded into") +
-                            " shared memory per pass (one pass per launch)",
-                        data_source::dram, (copy ? 2.0 : 1.0) * double(bytes)),
+                            " shared memory per pass (one pass per launch)")
+          .with_source(data_source::dram)
+          .with_working_set((copy ? 2.0 : 1.0) * double(bytes)),
       ro);
   cuprobe::synchronize_device("suite::tma (the validation launch)");
   bool valid = false;
@@ -479,8 +480,9 @@ std::vector<measurement> tma_copy_vs_memcpy(const device_info& dev,
   auto ms = versus_memcpy(contestant("tma.copy", launch,
                                      work::bytes_moved(b, b,
                                                        "bytes loaded into and stored from "
-                                                       "shared memory (one pass per launch)",
-                                                       data_source::dram, 2.0 * b)),
+                                                       "shared memory (one pass per launch)")
+                                         .with_source(data_source::dram)
+                                         .with_working_set(2.0 * b)),
                           out.data(), in.data(), bytes, o.run, o.copy_rounds);
   out.poison();
   launch(nullptr);

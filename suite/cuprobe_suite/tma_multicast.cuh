@@ -188,8 +188,9 @@ std::optional<measurement> tma_multicast_at(const device_info& dev,
       },
       work::bytes_moved(double(bytes), 0,
                         "array bytes read from global memory per pass, each by one cluster "
-                        "(shared memory receives cluster size x these; one pass per launch)",
-                        cuprobe::data_source::dram, double(bytes)),
+                        "(shared memory receives cluster size x these; one pass per launch)")
+          .with_source(cuprobe::data_source::dram)
+          .with_working_set(double(bytes)),
       ro);
   cuprobe::synchronize_device("suite::tma_multicast (the validation launch)");
   const std::uint32_t want = static_cast<std::uint32_t>(launches) * gen::tma_iota_sum(bytes / 4);

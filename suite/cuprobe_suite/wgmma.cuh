@@ -421,18 +421,18 @@ inline wgmma_throughput_result wgmma_throughput_of(const device_info& dev,
     if (r.flop_per_clk_per_sm_nvml)
       r.fraction_of_peak_nvml = *r.flop_per_clk_per_sm_nvml / *r.peak_flop_per_clk;
     if (*r.fraction_of_peak > 1.01)
-      r.m.flags.push_back({"above_tensor_peak",
+      r.m.flags.push_back({flag_code{"above_tensor_peak"},
                            fmt(100 * *r.fraction_of_peak, 1) + " % of the tensor-core peak (" +
                                fmt(*r.peak_flop_per_clk, 0) + " FLOP/clk/SM) at the in-kernel " +
                                "clock of " + fmt(r.clock.median_mhz, 0) +
                                " MHz: the MMAs or the clock are miscounted"});
   }
   if (!o.run.profile && r.m.seconds() * 1e9 > 1.02 * r.clock.span_ns + 2e4)
-    r.m.flags.push_back({"host_delay", "the median launch took " + fmt(r.run_ms, 3) +
-                                           " ms by the events but " +
-                                           fmt(r.clock.span_ns / 1e6, 3) +
-                                           " ms in the kernel (globaltimer): the host delayed "
-                                           "the stop event (NVML reads?)"});
+    r.m.flags.push_back(
+        {flag_code{"host_delay"}, "the median launch took " + fmt(r.run_ms, 3) +
+                                      " ms by the events but " + fmt(r.clock.span_ns / 1e6, 3) +
+                                      " ms in the kernel (globaltimer): the host delayed "
+                                      "the stop event (NVML reads?)"});
   set_config_params(r.m, c);
   r.m.with_param("operands", o.random ? "random" : "zero")
       .with_param("warpgroups", o.warpgroups)

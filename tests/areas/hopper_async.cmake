@@ -1,6 +1,6 @@
 # hopper_async area: ptx/mbarrier.cuh, ptx/bulk.cuh, ptx/cluster.cuh, ptx/elect.cuh,
 # ptx/setmaxnreg.cuh, the proxy fences of ptx/fence.cuh, hopper/cluster.cuh, hopper/smem.cuh.
-# Host tests (pipeline_state, alignment, launch checks), compile-fail tests, gpu tests (on an
+# Host tests (pipeline::state, alignment, launch checks), compile-fail tests, gpu tests (on an
 # sm_90a GPU; bounded waits, death tests in a child process) and sass tests (sm_90a).
 cuprobe_host_test(hopper_async)
 cuprobe_gpu_test(hopper_async)          # mbarrier phases, rings, bulk copies, elect, setmaxnreg
@@ -30,14 +30,15 @@ foreach(case IN ITEMS
     "14;80;cuprobe::ptx::cluster::ctarank\\(\\) needs sm_90 or newer"
     "15;90a;tensor_load: give 1 to 5 integer coordinates"
     "16;90a;Scope must be scope::cta or scope::cluster"
-    "17;80;fence_proxy_async_global\\(\\) needs sm_90 or newer"
+    "17;80;fence_proxy_async<Space>\\(\\) needs sm_90 or newer"
     "18;80;cuprobe::ptx::bulk::wait_group needs sm_90 or newer"
     "19;90a;Stages must be at least 1"
     "20;90a;align_up<Align>: Align must be a power of two"
     "21;90a;Align must be at least alignof\\(T\\)"
     "22;80;cuprobe::ptx::bulk::load_multicast needs sm_90a"
     "23;90a;\"cuprobe::ptx::mbarrier::wait\" matches the argument list.*argument types are: \\(uint64_t \\*"
-    "24;90a;\"cuprobe::ptx::bulk::load\" matches the argument list.*unsigned int, cuprobe::ptx::mbarrier::object \\*\\)")
+    "24;90a;\"cuprobe::ptx::bulk::load\" matches the argument list.*unsigned int, cuprobe::ptx::mbarrier::object \\*\\)"
+    "25;90a;fence_proxy_async<Space>: Space must be space::shared, space::cluster, space::global")
   list(GET case 0 n)
   list(GET case 1 arch)
   list(GET case 2 sentence)

@@ -1,4 +1,4 @@
-# hopper_pipeline area: hopper/pipeline.cuh (and pipeline/ring.cuh, the ring it names),
+# hopper_pipeline area: pipeline/ring.cuh, pipeline/roles.cuh,
 # hopper/tile_scheduler.cuh, hopper/epilogue.cuh, ptx/barrier.cuh, ptx/matrix.cuh, the relaxed
 # remote arrive of ptx/mbarrier.cuh, and
 # examples/gemm (the GEMM built from them). Host tests (scheduler, stmatrix address map), sass

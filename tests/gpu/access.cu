@@ -139,7 +139,7 @@ CUPROBE_GPU_TEST_CASE("copy_curve: every point validated, DRAM below the L2 plat
     CHECK(p.level == ex::access_level::sweep);
   }
   if (o.dram_point) {
-    CHECK(c.back().m.declared.dram_working_set);
+    CHECK(c.back().m.declared.source == cuprobe::data_source::dram);
     MESSAGE("copy at L2/8 " << c[1].useful_bytes_per_s / 1e9 << " GB/s, DRAM "
                             << c.back().useful_bytes_per_s / 1e9 << " GB/s");
     CUPROBE_TIMING_CHECK(c.back().useful_bytes_per_s < c[1].useful_bytes_per_s);

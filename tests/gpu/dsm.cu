@@ -118,7 +118,7 @@ CUPROBE_GPU_TEST_CASE("dsm_bandwidth: positive, below the limit, one CTA per SM,
       CHECK(p.bytes_per_clock_per_sm <= r.limit.bytes_per_clock * 1.05);
       REQUIRE(p.tb_per_s);
       CHECK(*p.tb_per_s > 0);
-      CHECK(!cuprobe::has_flag(p.m.flags, "above_memory_peak"));
+      CHECK(!cuprobe::has_flag(p.m.flags, cuprobe::flag_code::above_memory_peak));
     }
   }
   REQUIRE(r.read_tbps);  // clusters of 2 always fit

@@ -72,7 +72,7 @@ CUPROBE_GPU_TEST_CASE(
     CAPTURE(m.params.at("case").as_string());
     CHECK(m.params.at("valid").as_bool());
     CHECK(recorded(m));
-    CHECK(cuprobe::has_flag(m.flags, "cache_resident"));
+    CHECK(cuprobe::has_flag(m.flags, cuprobe::flag_code::cache_resident));
   }
   // A floor from the card's own nominal DRAM rate, not a figure of one card: the arrays are
   // L2-resident and short, so a point may be launch-bound, but no working kernel moves them at
@@ -144,7 +144,7 @@ CUPROBE_GPU_TEST_CASE("cache curves, levels and the L2 read, write and copy band
   CUPROBE_TIMING_CHECK(l2.write_bytes_per_s > 0.5 * nominal);
   for (const auto& m : l2.points) {
     CHECK(m.params.at("valid").as_bool());
-    CHECK(!cuprobe::has_flag(m.flags, "above_memory_peak"));
+    CHECK(!cuprobe::has_flag(m.flags, cuprobe::flag_code::above_memory_peak));
   }
 }
 
@@ -160,7 +160,7 @@ CUPROBE_GPU_TEST_CASE("l2_bandwidth's tma_bulk write path: validated, positive, 
   int bulk = 0;
   for (const auto& m : l2.points) {
     CHECK(m.params.at("valid").as_bool());
-    CHECK(!cuprobe::has_flag(m.flags, "above_memory_peak"));
+    CHECK(!cuprobe::has_flag(m.flags, cuprobe::flag_code::above_memory_peak));
     const cuprobe::json* path = m.params.find("write_path");  // on the write points only
     bulk += path && path->as_string() == "tma_bulk";
   }
@@ -315,7 +315,8 @@ CUPROBE_GPU_TEST_CASE("compute experiments: throughput near the model, latency o
   // Against the peak model at the clock measured during the run: the same figure on any card.
   CUPROBE_TIMING_CHECK(*s.points[1].r.fraction_of_peak > 0.8);
   CUPROBE_TIMING_CHECK(*s.points[1].r.fraction_of_peak < 1.02);
-  for (const auto& p : s.points) CHECK(!cuprobe::has_flag(p.r.m.flags, "above_compute_peak"));
+  for (const auto& p : s.points)
+    CHECK(!cuprobe::has_flag(p.r.m.flags, cuprobe::flag_code::above_compute_peak));
   ex::latency_options l;
   l.run.stop = cuprobe::stopping_rule::fixed(3);
   const auto lat = ex::chain_latency<op>(l);

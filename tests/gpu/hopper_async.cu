@@ -84,7 +84,7 @@ __global__ void phase_kernel(unsigned phases, unsigned use_count, unsigned* erro
 }
 
 // A ring of Stages slots guarded by full/empty barriers (32 arrivals each): warp 0 produces,
-// warp 1 consumes, both walking pipeline_state from their start states.
+// warp 1 consumes, both walking pipeline::state from their start states.
 template <int Stages>
 __global__ void ring_kernel(unsigned iters, unsigned long long* sums, unsigned* errors) {
   __shared__ cuprobe::ptx::mbarrier::object full[Stages], empty[Stages];
@@ -153,7 +153,7 @@ void check_ring(unsigned iters) {
   }
 }
 
-CUPROBE_GPU_TEST_CASE("pipeline_state drives a producer/consumer ring (1, 2 and 4 stages)") {
+CUPROBE_GPU_TEST_CASE("pipeline::state drives a producer/consumer ring (1, 2 and 4 stages)") {
   check_ring<1>(3001);
   check_ring<2>(3001);
   check_ring<4>(10000);
@@ -196,7 +196,7 @@ __global__ void round_trip_kernel(const unsigned char* in, unsigned char* out,
     mb::wait(&bar, k & 1u);
     if (add) {
       for (unsigned w = threadIdx.x; w < bytes / 4; w += blockDim.x) words[w] += add;
-      p::fence_proxy_async_shared_cta();  // generic writes -> the bulk store's async reads
+      p::fence_proxy_async<p::space::shared>();  // generic writes -> the bulk store's async reads
     }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -265,7 +265,7 @@ __global__ void global_fence_kernel(unsigned* scratch, unsigned words, unsigned*
   auto* buf = h::aligned_dynamic_smem<h::tma_alignment, unsigned>();
   __shared__ cuprobe::ptx::mbarrier::object bar;
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) scratch[i] = i * 7u + 3u;
-  p::fence_proxy_async_global();
+  p::fence_proxy_async<p::space::global>();
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();
@@ -282,7 +282,8 @@ __global__ void global_fence_kernel(unsigned* scratch, unsigned words, unsigned*
 
 }  // namespace
 
-CUPROBE_GPU_TEST_CASE("fence_proxy_async_global orders st.global before a bulk load of it") {
+CUPROBE_GPU_TEST_CASE(
+    "fence_proxy_async<space::global> orders st.global before a bulk load of it") {
   const unsigned words = 8192;
   cuprobe::device_buffer<unsigned> scratch(words), errors(1);
   scratch.poison();
@@ -308,7 +309,7 @@ __device__ unsigned pattern(unsigned w) { return w * 2654435761u + 12345u; }
 __global__ void groups_kernel(unsigned* out, unsigned* seen) {
   __shared__ alignas(128) unsigned buf[4 * group_words];
   for (unsigned w = threadIdx.x; w < 4 * group_words; w += blockDim.x) buf[w] = pattern(w);
-  p::fence_proxy_async_shared_cta();
+  p::fence_proxy_async<p::space::shared>();
   __syncthreads();
   if (threadIdx.x == 0) {
     for (unsigned g = 0; g < 4; ++g) {

@@ -250,8 +250,8 @@ __global__ void peer_copy_kernel(unsigned* out, unsigned words, unsigned dsm) {
       src[i] = (r << 24) | i;
     dst[i] = 0xdeadbeefu;
   }
-  if (dsm) p::fence_proxy_async_shared_cluster();  // st.shared::cluster -> the copy's reads
-  p::fence_proxy_async_shared_cta();               // st.shared -> the copy's reads and writes
+  if (dsm) p::fence_proxy_async<p::space::cluster>();  // st.shared::cluster -> the copy's reads
+  p::fence_proxy_async<p::space::shared>();            // st.shared -> the copy's reads and writes
   if (threadIdx.x == 0) {
     mb::init(&bar, 1);
     mb::fence_init();

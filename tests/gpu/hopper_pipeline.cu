@@ -1,11 +1,11 @@
-// gpu tier: the pipeline blocks of hopper/ on an sm_90a GPU. (1) tma_store_epilogue: one
-// warpgroup's accumulator, filled with a value that encodes (row, col), goes through stmatrix
+// gpu tier: the pipeline blocks of hopper/ and pipeline/ on an sm_90a GPU. (1) tma_store_epilogue:
+// one warpgroup's accumulator, filled with a value that encodes (row, col), goes through stmatrix
 // and TMA stores into a poisoned matrix at (m0, n0); every element of the box must hold its
 // value and every element outside it must stay poisoned (N = 256 and 128; 1, 2 and N/64
 // buffers; several stores in a row so that a buffer is reused while earlier stores are in
 // flight; N = 200 and 88, whose last N % 64 columns go through a second map, also where the
 // matrix's edge clips them; every n0 a multiple of 8, as the epilogue requires);
-// direct_store_epilogue the same way, with columns cut at n_end. (2) tma_pipeline: a producer
+// direct_store_epilogue the same way, with columns cut at n_end. (2) mbarrier_ring: a producer
 // thread streams chunks of an array through a ring of 2..8 stages into two consumer warps per CTA,
 // which fold every word into a checksum (every consumer thread releases each stage: racecheck then
 // sees each read ordered before the copy that overwrites it); with clusters of 2 the chunks are
@@ -19,9 +19,9 @@
 #include <cuprobe/core/device_buffer.cuh>
 #include <cuprobe/hopper/cluster.cuh>
 #include <cuprobe/hopper/epilogue.cuh>
-#include <cuprobe/hopper/pipeline.cuh>
 #include <cuprobe/hopper/smem.cuh>
 #include <cuprobe/hopper/tensor_map.cuh>
+#include <cuprobe/pipeline/ring.cuh>
 #include <cuprobe/ptx/bulk.cuh>
 #include <cuprobe/ptx/cluster.cuh>
 
@@ -139,7 +139,8 @@ __global__ void __launch_bounds__(96)
     ring_kernel(const std::uint32_t* in, int chunks, int words, unsigned long long* sums) {
   extern __shared__ unsigned char raw[];
   unsigned char* buf = h::align_up<128>(raw);
-  auto& pipe = *reinterpret_cast<h::tma_pipeline<Stages, Cluster>*>(buf + Stages * words * 4);
+  auto& pipe = *reinterpret_cast<cuprobe::pipeline::mbarrier_ring<Stages, Cluster>*>(
+      buf + Stages * words * 4);
   const unsigned rank = Cluster > 1 ? p::cluster::ctarank() : 0;
   if (threadIdx.x == 0) pipe.init(64);  // every consumer thread releases (racecheck sees each)
   if constexpr (Cluster > 1)
@@ -190,9 +191,9 @@ void check_ring(int chunks, int words, int clusters) {
   for (int c = 0; c < chunks; ++c)
     for (int i = 0; i < words; ++i) want += host[std::size_t(c) * words + i] * (c + 1ull);
   h::cluster_launch l;
-  l.shape = {
-      dim3(ctas), dim3(96),
-      h::dynamic_smem_bytes<128>(Stages * words * 4 + sizeof(h::tma_pipeline<Stages, Cluster>))};
+  l.shape = {dim3(ctas), dim3(96),
+             h::dynamic_smem_bytes<128>(Stages * words * 4 +
+                                        sizeof(cuprobe::pipeline::mbarrier_ring<Stages, Cluster>))};
   l.cluster = dim3(Cluster);
   h::launch(ring_kernel<Stages, Cluster>, l, in.data(), chunks, words, sums.data());
   CUPROBE_CHECK(cudaDeviceSynchronize());
@@ -234,7 +235,7 @@ CUPROBE_GPU_TEST_CASE(
 }
 
 CUPROBE_GPU_TEST_CASE(
-    "tma_pipeline streams every chunk through 2..8 stages, with and without multicast") {
+    "mbarrier_ring streams every chunk through 2..8 stages, with and without multicast") {
   check_ring<2, 1>(300, 1024, 4);
   check_ring<4, 1>(500, 2048, 8);
   check_ring<8, 1>(257, 512, 2);

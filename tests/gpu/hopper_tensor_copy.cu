@@ -126,7 +126,8 @@ __global__ void __launch_bounds__(threads)
   if (a.refill && a.store) {
     __syncthreads();
     for (unsigned i = threadIdx.x; i < a.bytes; i += blockDim.x) box[i] = refill_byte(i);
-    cuprobe::ptx::fence_proxy_async_shared_cta();  // generic writes -> the tensor_store's reads
+    cuprobe::ptx::fence_proxy_async<cuprobe::ptx::space::shared>();  // generic writes -> the
+                                                                     // tensor_store's reads
     __syncthreads();
     if (threadIdx.x == 0) {
       store_box(&out2, box, a.at, dims);

@@ -84,7 +84,7 @@ __global__ void load_1d_u16(const __grid_constant__ CUtensorMap map, int c0, boo
 __global__ void store_1d(const __grid_constant__ CUtensorMap map, int c0) {
   __shared__ alignas(128) unsigned char box[box_bytes];
   if (threadIdx.x < box_bytes) box[threadIdx.x] = static_cast<unsigned char>(3 * threadIdx.x + 2);
-  cuprobe::ptx::fence_proxy_async_shared_cta();
+  cuprobe::ptx::fence_proxy_async<cuprobe::ptx::space::shared>();
   __syncthreads();
   if (threadIdx.x == 0) {
     bulk::tensor_store(&map, box, c0);

@@ -194,7 +194,7 @@ CUPROBE_GPU_TEST_CASE("suite::chase_latency: the chase through the protocol") {
   // The protocol's record: environment, statistics and flags like a bandwidth result.
   CHECK(m.env.before.available == cuprobe::nvml::instance().available());
   CHECK(m.stop_verdict == "converged");
-  CHECK(!cuprobe::has_flag(m.flags, "few_samples"));
+  CHECK(!cuprobe::has_flag(m.flags, cuprobe::flag_code::few_samples));
   for (double v : m.samples) {
     CUPROBE_TIMING_CHECK(v > 1.0);
     CUPROBE_TIMING_CHECK(v < 1.0e5);

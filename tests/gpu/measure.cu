@@ -318,8 +318,9 @@ CUPROBE_GPU_TEST_CASE("measure(): in-kernel iterations divide the sample; adapti
   CUPROBE_TIMING_CHECK(m.stats.median == doctest::Approx(1e-4).epsilon(0.2));
   CHECK(m.samples.size() >= 3);
   CHECK(m.env.before.available == cuprobe::nvml::instance().available());
-  CUPROBE_TIMING_CHECK(!cuprobe::has_flag(m.flags, "noisy"));
-  CUPROBE_TIMING_CHECK(!cuprobe::has_flag(m.flags, "launch_bound"));  // 1 ms samples
+  CUPROBE_TIMING_CHECK(!cuprobe::has_flag(m.flags, cuprobe::flag_code::noisy));
+  CUPROBE_TIMING_CHECK(
+      !cuprobe::has_flag(m.flags, cuprobe::flag_code::launch_bound));  // 1 ms samples
 }
 
 CUPROBE_GPU_TEST_CASE(
@@ -329,7 +330,7 @@ CUPROBE_GPU_TEST_CASE(
   auto m = cuprobe::measure(
       "empty", [](cudaStream_t s) { count_calls<<<1, 1, 0, s>>>(nullptr, 0, nullptr); },
       cuprobe::work::op_count(1, "one launch"), o);
-  CUPROBE_TIMING_CHECK(cuprobe::has_flag(m.flags, "launch_bound"));
+  CUPROBE_TIMING_CHECK(cuprobe::has_flag(m.flags, cuprobe::flag_code::launch_bound));
 }
 
 namespace {
@@ -379,7 +380,7 @@ CUPROBE_GPU_TEST_CASE(
   CHECK(cyc.env.before.available == cuprobe::nvml::instance().available());
   if (cuprobe::nvml::instance().available()) {
     CHECK(cyc.rate.clock_source == "nvml (median during samples)");
-    CHECK(!cuprobe::has_flag(cyc.flags, "clock_unknown"));
+    CHECK(!cuprobe::has_flag(cyc.flags, cuprobe::flag_code::clock_unknown));
     CHECK(cyc.env.sm_clock_mhz.size() == 4);
   }
   CHECK(!cyc.launch_floor_s);  // in-kernel cycles exclude the launch

@@ -77,7 +77,8 @@ CUPROBE_GPU_TEST_CASE("transfers within device 0: every method, both directions,
       REQUIRE(r.fraction_of_link);
       CHECK(r.m.params.at("method").as_string() == cuprobe::to_string(m));
       bool flagged = false;
-      for (const auto& f : r.m.flags) flagged = flagged || f.code == "above_bus_rate";
+      for (const auto& f : r.m.flags)
+        flagged = flagged || f.code == cuprobe::flag_code::above_bus_rate;
       CUPROBE_TIMING_CHECK(flagged);
     }
   // A transfer of part of the buffers checks only that part.

@@ -116,7 +116,7 @@ CUPROBE_GPU_TEST_CASE(
       CHECK(m.gb_per_s() > 0);
       // 48 MiB is below the flag's 4 x the L2 on any Hopper card (50 or 60 MiB): the runner
       // must say that this "DRAM" stream is a cache figure.
-      CHECK(cuprobe::has_flag(m.flags, "cache_resident"));
+      CHECK(cuprobe::has_flag(m.flags, cuprobe::flag_code::cache_resident));
     }
   REQUIRE(r.read_peer);
   REQUIRE(r.write_peer);
@@ -153,7 +153,7 @@ CUPROBE_GPU_TEST_CASE(
     CHECK(m.declared.bytes_read == m.declared.bytes_written);
     CHECK(m.gb_per_s() > 0);
     // 2 x 48 MiB is below the flag's 4 x the L2 on any Hopper card (50 or 60 MiB).
-    CHECK(cuprobe::has_flag(m.flags, "cache_resident"));
+    CHECK(cuprobe::has_flag(m.flags, cuprobe::flag_code::cache_resident));
   }
   REQUIRE(r.copy_head_to_head.size() == 2);
   CHECK(r.copy_head_to_head[0].params.at("case").as_string() ==
@@ -256,7 +256,8 @@ CUPROBE_GPU_TEST_CASE("tma_multicast: every point validated; delivered = cluster
     CHECK(ex::tma_delivered_tbps(m) == doctest::Approx(n * ex::tma_dram_tbps(m)));
     CHECK(ex::tma_dram_tbps(m) == doctest::Approx(m.gb_per_s() / 1e3));
     CHECK(m.params.at("ctas").as_number() <= double(dev.sm_count));
-    CHECK(cuprobe::has_flag(m.flags, "cache_resident"));  // 48 MiB < 4 x a Hopper L2
+    CHECK(cuprobe::has_flag(m.flags,
+                            cuprobe::flag_code::cache_resident));  // 48 MiB < 4 x a Hopper L2
   }
   const auto& best = r.best_multicast();
   CHECK(best.params.at("multicast").as_bool());

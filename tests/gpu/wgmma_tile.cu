@@ -78,7 +78,8 @@ __global__ void __launch_bounds__(128) tile_kernel(tile_args p) {
 
   if constexpr (!C::rs) kernels::wgmma_store_tile<A::bytes>(smem, p.la, p.a, 64, C::ka);
   kernels::wgmma_store_tile<B::bytes>(smem + p.a_bytes, p.lb, p.b, N, C::k);
-  cuprobe::ptx::fence_proxy_async_shared_cta();  // generic-proxy stores -> async proxy (wgmma)
+  cuprobe::ptx::fence_proxy_async<cuprobe::ptx::space::shared>();  // generic-proxy stores -> async
+                                                                   // proxy (wgmma)
   __syncthreads();
 
   wg::accumulator<typename C::D, N> acc;

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <string>
+#include <utility>
 
 #include "h200_like.cuh"
 
@@ -74,10 +75,6 @@ struct sandbox {
   }
 };
 
-struct bf16_tag {
-  static constexpr const char* name = "bf16";
-};
-
 cp::device_info card() {
   auto d = cuprobe_test::h200_like();
   d.name = "NVIDIA H200";
@@ -92,7 +89,8 @@ cp::measurement moved(double read, double written, double gb_per_s,
                       cp::data_source source = cp::data_source::dram) {
   cp::measurement m;
   m.name = "moved";
-  m.declared = cp::work::bytes_moved(read, written, "r+w", source, 4e9);
+  m.declared =
+      cp::work::bytes_moved(read, written, "r+w").with_source(source).with_working_set(4e9);
   m.rate.bytes_per_s = gb_per_s * 1e9;
   m.rate.clock_mhz = 1980;
   return m;
@@ -130,29 +128,35 @@ TEST_CASE("parse_json reads every JSON form and names the byte of the first prob
 TEST_CASE("ceiling_key_of: which ceiling a declared work is placed against") {
   const double l2 = 60e6;
   using cp::data_source;
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::dram), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r").with_source(data_source::dram), l2) ==
         "dram.read.tbps");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w", data_source::dram), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w").with_source(data_source::dram), l2) ==
         "dram.write.tbps");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::dram), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_source(data_source::dram), l2) ==
         "dram.copy.tbps");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::l2), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r").with_source(data_source::l2), l2) ==
         "l2.read.tbps");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r", data_source::l1), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r").with_source(data_source::l1), l2) ==
         "l1.read.bytes_per_clk_sm");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w", data_source::shared), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(0, 1, "w").with_source(data_source::shared), l2) ==
         "smem.write.bytes_per_clk_sm");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::l1), l2).empty());
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_source(data_source::l1), l2)
+            .empty());
   // No level declared: a working set above the L2 is DRAM work; one within it has no ceiling.
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::any, 1e9), l2) ==
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_working_set(1e9), l2) ==
         "dram.copy.tbps");
-  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c", data_source::any, 1e6), l2).empty());
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_working_set(1e6), l2).empty());
   CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c"), l2).empty());
   CHECK(cp::ceiling_key_of(
             cp::work::flop_count(2, 1, "fma").with_op_kind(cp::model::op_kind::fp32_fma), l2) ==
         "fma.f32.fraction_of_peak");
-  CHECK(cp::ceiling_key_of(cp::work::flop_count(2, 1, "mma").with_tensor<bf16_tag>(), l2) ==
-        "tensor.bf16.fraction_of_peak");
+  using tt = cp::model::tensor_type;  // every wgmma input type, spelled as its ceiling's key
+  for (const auto& [t, key] : {std::pair{tt::bf16, "tensor.bf16.fraction_of_peak"},
+                               std::pair{tt::f16, "tensor.f16.fraction_of_peak"},
+                               std::pair{tt::tf32, "tensor.tf32.fraction_of_peak"},
+                               std::pair{tt::e4m3, "tensor.e4m3.fraction_of_peak"},
+                               std::pair{tt::e5m2, "tensor.e5m2.fraction_of_peak"}})
+    CHECK(cp::ceiling_key_of(cp::work::flop_count(2, 1, "mma").with_tensor(t), l2) == key);
   CHECK(cp::ceiling_key_of(cp::work::op_count(1, "hops"), l2).empty());
 }
 
@@ -160,7 +164,7 @@ TEST_CASE("ceiling_key_of: reads and writes mixed, by their ratio (reads to writ
   const double l2 = 60e6;
   using cp::data_source;
   const auto key = [&](double r, double w, data_source s = data_source::dram) {
-    return cp::ceiling_key_of(cp::work::bytes_moved(r, w, "mix", s), l2);
+    return cp::ceiling_key_of(cp::work::bytes_moved(r, w, "mix").with_source(s), l2);
   };
   CHECK(key(6, 0) == "dram.read.tbps");    // f = 1
   CHECK(key(5, 1) == "dram.mix.5:1");      // f = 5/6
@@ -239,7 +243,7 @@ TEST_CASE("place_measurement: the fraction, and the flags above 1.02 x the card'
   auto over = dram_copy(4200);  // 1.05 x
   cp::place_measurement(over, d, c);
   REQUIRE(over.flags.size() == 1);
-  CHECK(over.flags[0].code == "above_measured_ceiling");
+  CHECK(over.flags[0].code == cuprobe::flag_code::above_measured_ceiling);
   CHECK(over.flags[0].message.find("1.050 x this card's own measured DRAM copy ceiling") !=
         std::string::npos);
   // Against nominal, the same rate is no flag: nominal is no measured ceiling.
@@ -357,7 +361,7 @@ TEST_CASE("mixes: flagged above 1.02 x a bound of this card's own, each end from
   REQUIRE(m.ceiling);
   CHECK(m.ceiling->source == cp::ceiling_source::card);
   REQUIRE(m.flags.size() == 1);
-  CHECK(m.flags[0].code == "above_measured_ceiling");
+  CHECK(m.flags[0].code == cuprobe::flag_code::above_measured_ceiling);
   CHECK(m.flags[0].message.find("1.050 x this card's own measured DRAM mix 5:1 ceiling") !=
         std::string::npos);
   auto under = moved(5e9, 1e9, 1.01 * b / 1e9);  // within the 2 %: no flag
@@ -403,7 +407,7 @@ TEST_CASE("ceilings: a record of another driver, clock or age is used but flagge
   REQUIRE(m.ceiling);
   CHECK(m.ceiling->source == cp::ceiling_source::card);  // still used
   REQUIRE(m.flags.size() == 1);
-  CHECK(m.flags[0].code == "ceiling_stale");
+  CHECK(m.flags[0].code == cuprobe::flag_code::ceiling_stale);
   CHECK(m.flags[0].message.find("run device_report --ceilings again") != std::string::npos);
   auto clocked = d;
   clocked.sm_clock_khz = 1755000;

@@ -1,4 +1,4 @@
-// host tier: the host-side parts of the Hopper async headers: pipeline_state (constexpr, host
+// host tier: the host-side parts of the Hopper async headers: pipeline::state (constexpr, host
 // and device), hopper/smem.cuh's alignment helpers and hopper/cluster.cuh's launch checks,
 // which refuse a bad shape with a sentence before any CUDA call (no GPU needed).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
@@ -16,19 +16,19 @@ namespace h = cuprobe::hopper;
 
 // Compile-time: the states are constexpr values.
 static_assert(cuprobe::pipeline::make_consumer_start_state<4>() ==
-              cuprobe::pipeline::pipeline_state<4>{0, 0u});
+              cuprobe::pipeline::state<4>{0, 0u});
 static_assert(cuprobe::pipeline::make_producer_start_state<4>() ==
-              cuprobe::pipeline::pipeline_state<4>{0, 1u});
+              cuprobe::pipeline::state<4>{0, 1u});
 static_assert(cuprobe::pipeline::make_consumer_start_state<3>().next(3) ==
-              cuprobe::pipeline::pipeline_state<3>{0, 1u});
+              cuprobe::pipeline::state<3>{0, 1u});
 static_assert(cuprobe::pipeline::make_producer_start_state<3>().next(7) ==
-              cuprobe::pipeline::pipeline_state<3>{1, 1u});
+              cuprobe::pipeline::state<3>{1, 1u});
 static_assert(h::align_up<128>(129u) == 256u);
 static_assert(h::is_aligned<1024>(std::size_t{4096}));
 static_assert(h::dynamic_smem_bytes<1024>(4096) == 4096 + 1008);
 
-TEST_CASE("pipeline_state wraps the stage at Stages and flips the phase on each wrap") {
-  cuprobe::pipeline::pipeline_state<3> s = cuprobe::pipeline::make_consumer_start_state<3>();
+TEST_CASE("pipeline::state wraps the stage at Stages and flips the phase on each wrap") {
+  cuprobe::pipeline::state<3> s = cuprobe::pipeline::make_consumer_start_state<3>();
   const int stages[] = {0, 1, 2, 0, 1, 2, 0};
   const unsigned phases[] = {0, 0, 0, 1, 1, 1, 0};
   for (int i = 0; i < 7; ++i) {
@@ -39,7 +39,7 @@ TEST_CASE("pipeline_state wraps the stage at Stages and flips the phase on each 
           s);  // n steps at once == n single steps
     ++s;
   }
-  cuprobe::pipeline::pipeline_state<1> one{};
+  cuprobe::pipeline::state<1> one{};
   one.advance();
   CHECK(one.stage == 0);
   CHECK(one.phase == 1u);

@@ -56,7 +56,7 @@ __global__ void probe(const int4* in, int4* out, unsigned n,
 #elif CUPROBE_CASE == 16  // mbarrier scopes are cta and cluster only
   (void)mb::arrive<p::scope::gpu>(&bar);
 #elif CUPROBE_CASE == 17  // proxy fences need sm_90 (compiled for sm_80)
-  p::fence_proxy_async_global();
+  p::fence_proxy_async<p::space::global>();
 #elif CUPROBE_CASE == 18  // wait_group needs sm_90 (compiled for sm_80)
   bulk::wait_group<0>();
 #elif CUPROBE_CASE == 22  // multicast needs sm_90a (compiled for sm_80)
@@ -66,6 +66,8 @@ __global__ void probe(const int4* in, int4* out, unsigned n,
   mb::wait(&raw, 0);
 #elif CUPROBE_CASE == 24  // the barrier comes before the byte count (one order for every copy)
   bulk::load(buf, in, n, &bar);
+#elif CUPROBE_CASE == 25  // a proxy fence takes a state-space tag, not a scope
+  p::fence_proxy_async<p::scope::cta>();
 #else                     // nothing selected: the probe compiles for every target
   out[0] = buf[n % 64];
   out[1].x = static_cast<int>(bar.word);

@@ -10,9 +10,10 @@
 #include <doctest/doctest.h>
 
 #include <cuprobe/hopper/epilogue.cuh>
-#include <cuprobe/hopper/pipeline.cuh>
 #include <cuprobe/hopper/stream_k.cuh>
 #include <cuprobe/hopper/tile_scheduler.cuh>
+#include <cuprobe/pipeline/ring.cuh>
+#include <cuprobe/pipeline/roles.cuh>
 #include <cuprobe/ptx/wgmma.cuh>
 
 #include <cstdlib>
@@ -459,13 +460,12 @@ TEST_CASE("the producer and consumer register targets fit the SM at 384 threads"
         65536);
   CHECK(cuprobe::pipeline::producer_registers % 8 == 0);
   CHECK(cuprobe::pipeline::consumer_registers % 8 == 0);
-  CHECK(sizeof(h::tma_pipeline<4, 2>) == 64u);
+  CHECK(sizeof(cuprobe::pipeline::mbarrier_ring<4, 2>) == 64u);
 }
 
-TEST_CASE("tma_pipeline is the ring of ptx/ that the gen/ stream kernels use") {
-  // One ring for the GEMM, the pipeline test and gen/tma*.cuh (they cannot include hopper/).
-  CHECK(std::is_same_v<h::tma_pipeline<4, 2>, cuprobe::pipeline::mbarrier_ring<4, 2>>);
-  CHECK(std::is_same_v<h::tma_pipeline<8>::state, cuprobe::pipeline::pipeline_state<8>>);
+TEST_CASE("mbarrier_ring is walked with pipeline::state") {
+  // One ring for the GEMM, the pipeline test and gen/tma*.cuh.
+  CHECK(std::is_same_v<cuprobe::pipeline::mbarrier_ring<8>::state, cuprobe::pipeline::state<8>>);
   using ring = cuprobe::pipeline::mbarrier_ring<8>;
   CHECK(sizeof(ring) == 2 * 8 * sizeof(std::uint64_t));
   CHECK(ring::stages == 8);

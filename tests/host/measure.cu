@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 using doctest::Approx;
 
@@ -196,12 +197,12 @@ TEST_CASE("flags: throttling, DRAM peak, noise, clock unknown, few samples") {
   in.min_sm_clock_mhz = 1700;  // 85.9 % of 1980
   auto f = cuprobe::evaluate_flags(in);
   REQUIRE(f.size() == 1);
-  CHECK(f[0].code == "throttling");
+  CHECK(f[0].code == cuprobe::flag_code::throttling);
   CHECK(f[0].message.find("1700 MHz") != std::string::npos);
   in.min_sm_clock_mhz = 1790;  // 90.4 %: fine
   CHECK(cuprobe::evaluate_flags(in).empty());
   in.throttle_reasons = 0x4;  // NVML says power cap
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "throttling"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::throttling));
   in.throttle_reasons = 0;
 
   in.dram_working_set = true;
@@ -211,23 +212,23 @@ TEST_CASE("flags: throttling, DRAM peak, noise, clock unknown, few samples") {
   in.bytes_per_s = 4.5e12;
   CHECK(cuprobe::evaluate_flags(in).empty());
   in.bytes_per_s = 5.2e12;
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_dram_peak"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_dram_peak));
   in.dram_working_set = false;  // an L2 benchmark may exceed the DRAM peak
-  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_dram_peak"));
+  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_dram_peak));
 
   in.rel_stdev = 0.08;
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "noisy"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::noisy));
   in.noise_threshold = 0.1;
-  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), "noisy"));
+  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::noisy));
 
   in.min_sm_clock_mhz.reset();
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "clock_unknown"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::clock_unknown));
   in.samples = 1;
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "few_samples"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::few_samples));
 }
 
 namespace {
-std::string message_of(const std::vector<cuprobe::flag>& flags, const std::string& code) {
+std::string message_of(const std::vector<cuprobe::flag>& flags, cuprobe::flag_code code) {
   for (const auto& f : flags)
     if (f.code == code) return f.message;
   return "";
@@ -240,22 +241,51 @@ cuprobe::flag_inputs quiet() {
 }
 }  // namespace
 
+TEST_CASE("flag codes: typed, named as the reports print them; an experiment's own by name") {
+  using cuprobe::flag_code;
+  CHECK(std::string(cuprobe::to_string(flag_code::noisy)) == "noisy");
+  CHECK(std::string(cuprobe::to_string(flag_code::ceiling_stale)) == "ceiling_stale");
+  CHECK(flag_code::noisy != flag_code::few_samples);
+  const std::string name = "host_delay";  // the same name from another string: the same code
+  CHECK(flag_code{"host_delay"} == flag_code{name.c_str()});
+  const std::vector<cuprobe::flag> fs{{flag_code{"host_delay"}, "the host delayed the event"}};
+  CHECK(cuprobe::has_flag(fs, flag_code{"host_delay"}));
+  CHECK(!cuprobe::has_flag(fs, flag_code::noisy));
+  static_assert(!std::is_convertible_v<const char*, flag_code>, "a string is not a flag code");
+}
+
+TEST_CASE("work: bytes_moved declares the bytes, the named setters their source and extent") {
+  const auto any = cuprobe::work::bytes_moved(3, 1, "r + w");
+  CHECK(any.bytes() == 4);
+  CHECK(any.source == cuprobe::data_source::any);
+  CHECK(!any.working_set_bytes);
+  const auto dram = cuprobe::work::bytes_moved(3, 1, "r + w")
+                        .with_source(cuprobe::data_source::dram)
+                        .with_working_set(8e9);
+  CHECK(dram.source == cuprobe::data_source::dram);
+  CHECK(*dram.working_set_bytes == 8e9);
+  const auto mma =
+      cuprobe::work::flop_count(2, 1, "mma").with_tensor(cuprobe::model::tensor_type::e4m3);
+  REQUIRE(mma.tensor_type);
+  CHECK(std::string(cuprobe::model::to_string(*mma.tensor_type)) == "e4m3");
+}
+
 TEST_CASE("flags: a DRAM working set that fits the caches, or that is not declared") {
   auto in = quiet();
   in.dram_working_set = true;
   in.l2_bytes = 60.0 * (1 << 20);
-  CHECK(message_of(cuprobe::evaluate_flags(in), "working_set_unknown").find("not checked") !=
-        std::string::npos);
+  CHECK(message_of(cuprobe::evaluate_flags(in), cuprobe::flag_code::working_set_unknown)
+            .find("not checked") != std::string::npos);
   in.working_set_bytes = double(1 << 20);  // 1 MiB, as in the report that found the hole
-  auto m = message_of(cuprobe::evaluate_flags(in), "cache_resident");
+  auto m = message_of(cuprobe::evaluate_flags(in), cuprobe::flag_code::cache_resident);
   CHECK(m.find("of 1 MiB") != std::string::npos);
   CHECK(m.find("the 60 MiB L2") != std::string::npos);
   in.in_kernel = true;
   in.iterations = 256;
-  m = message_of(cuprobe::evaluate_flags(in), "cache_resident");
+  m = message_of(cuprobe::evaluate_flags(in), cuprobe::flag_code::cache_resident);
   CHECK(m.find("each of the 256 passes") != std::string::npos);
   in.working_set_bytes = 200.0 * (1 << 20);  // above the L2 but below 4 x the L2
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "cache_resident"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::cache_resident));
   in.working_set_bytes = 4.0 * (1u << 30);
   CHECK(cuprobe::evaluate_flags(in).empty());
   in.dram_working_set = false;  // an L2 benchmark is meant to fit
@@ -267,7 +297,7 @@ TEST_CASE("flags: launch-bound samples, debug builds, rates above a physical cei
   auto in = quiet();
   in.launch_floor_s = 7.9e-6;
   in.sample_s = 10e-6;  // an empty-ish kernel: launching is most of the sample
-  auto m = message_of(cuprobe::evaluate_flags(in), "launch_bound");
+  auto m = message_of(cuprobe::evaluate_flags(in), cuprobe::flag_code::launch_bound);
   CHECK(m.find("7.9 us") != std::string::npos);
   CHECK(m.find("79.0 %") != std::string::npos);
   CHECK(m.find("graph") != std::string::npos);
@@ -275,18 +305,18 @@ TEST_CASE("flags: launch-bound samples, debug builds, rates above a physical cei
   CHECK(cuprobe::evaluate_flags(in).empty());
 
   in.debug_build = true;
-  CHECK(message_of(cuprobe::evaluate_flags(in), "debug_build").find("Release") !=
+  CHECK(message_of(cuprobe::evaluate_flags(in), cuprobe::flag_code::debug_build).find("Release") !=
         std::string::npos);
   in.debug_build = false;
 
   in.memory_peak_bytes_per_s = 33e12;
   in.bytes_per_s = 1.3e22 * 1e9;  // what iterations = SIZE_MAX once reported
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_memory_peak"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_memory_peak));
   in.bytes_per_s = 10e12;
   CHECK(cuprobe::evaluate_flags(in).empty());
   in.compute_peak_ops_per_s = 33.4e12;
   in.ops_per_s = 40e12;
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_compute_peak"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_compute_peak));
   in.ops_per_s = 33e12;
   CHECK(cuprobe::evaluate_flags(in).empty());
 }
@@ -337,27 +367,30 @@ TEST_CASE("finish_measurement: every sample unit, and the flags it computes from
 
   cuprobe::measurement d;  // a "DRAM" run over 1 MiB: flagged, with the sizes
   d.samples = {1e-6, 1e-6, 1e-6};
-  d.declared = cuprobe::work::bytes_moved(double(1 << 20), 0, "read", cuprobe::data_source::dram,
-                                          double(1 << 20));
+  d.declared = cuprobe::work::bytes_moved(double(1 << 20), 0, "read")
+                   .with_source(cuprobe::data_source::dram)
+                   .with_working_set(double(1 << 20));
   cuprobe::finish_measurement(d, dev);
-  CHECK(cuprobe::has_flag(d.flags, "cache_resident"));
+  CHECK(cuprobe::has_flag(d.flags, cuprobe::flag_code::cache_resident));
   d.declared.working_set_bytes.reset();
   cuprobe::finish_measurement(d, dev);
-  CHECK(cuprobe::has_flag(d.flags, "working_set_unknown"));
+  CHECK(cuprobe::has_flag(d.flags, cuprobe::flag_code::working_set_unknown));
 
   cuprobe::measurement x;  // an FMA chain whose declared ops are absurd
   x.samples = {1e-3, 1e-3, 1e-3};
   x.declared =
       cuprobe::work::flop_count(2e20, 1e20, "fma").with_op_kind(cuprobe::model::op_kind::fp32_fma);
   cuprobe::finish_measurement(x, dev);
-  CHECK(message_of(x.flags, "above_compute_peak").find("peak model") != std::string::npos);
+  CHECK(message_of(x.flags, cuprobe::flag_code::above_compute_peak).find("peak model") !=
+        std::string::npos);
 
   cuprobe::measurement l;  // an event-timed sample barely above the launch floor
   l.samples = {9e-6, 9e-6, 9e-6};
   l.launch_floor_s = 7.9e-6;
   cuprobe::finish_measurement(l, dev);
-  CHECK(cuprobe::has_flag(l.flags, "launch_bound"));
-  CHECK(cuprobe::has_flag(l.flags, "debug_build") == cuprobe::arch::debug_device_code);
+  CHECK(cuprobe::has_flag(l.flags, cuprobe::flag_code::launch_bound));
+  CHECK(cuprobe::has_flag(l.flags, cuprobe::flag_code::debug_build) ==
+        cuprobe::arch::debug_device_code);
 }
 
 TEST_CASE("measure_interleaved: refuses graphs, an empty list and an empty contestant, by name") {
@@ -473,7 +506,7 @@ TEST_CASE("finish_measurement derives rates from the median and the declared wor
   CHECK(*m.rate.ops_per_s == Approx(2e12));
   CHECK(*m.rate.cycles_per_op == Approx(1e-3));  // 2 ms x 2 GHz / 4e9
   CHECK(m.rate.clock_source == "given");
-  CHECK(cuprobe::has_flag(m.flags, "noisy"));
+  CHECK(cuprobe::has_flag(m.flags, cuprobe::flag_code::noisy));
 }
 
 TEST_CASE("table: aligned columns, numbers right-aligned") {
@@ -497,7 +530,9 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   m.name = "dram.read \"float4\"";
   m.params["elements"] = 1 << 20;
   m.samples = {1e-3, 2e-3, 3e-3, 4e-3};
-  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes", cuprobe::data_source::dram, 8e9);
+  m.declared = cuprobe::work::bytes_moved(4e9, 0, "read: N bytes")
+                   .with_source(cuprobe::data_source::dram)
+                   .with_working_set(8e9);
   cuprobe::device_info dev;
   dev.name = "Test GPU";
   dev.sm_count = 2;

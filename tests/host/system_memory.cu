@@ -84,7 +84,7 @@ TEST_CASE("above_bus_rate: fires above the nominal rate, names both figures") {
   CHECK(!cuprobe::bus_rate_flag(90e9, std::nullopt, "PCIe Gen5 x16"));
   const auto f = cuprobe::bus_rate_flag(94.5e9, 63e9, "PCIe Gen5 x16");
   REQUIRE(f);
-  CHECK(f->code == "above_bus_rate");
+  CHECK(f->code == cuprobe::flag_code::above_bus_rate);
   CHECK(has(f->message, "94.5 GB/s is 150.0 % of the nominal 63 GB/s of PCIe Gen5 x16"));
   CHECK(has(f->message, "a GPU cache served part of it"));
   cuprobe::flag_inputs in;
@@ -92,9 +92,9 @@ TEST_CASE("above_bus_rate: fires above the nominal rate, names both figures") {
   in.bus_bytes_per_s = 63e9;
   in.bus_name = "PCIe Gen5 x16";
   in.samples = 5;
-  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_bus_rate"));
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_bus_rate));
   in.bus_bytes_per_s.reset();
-  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), "above_bus_rate"));
+  CHECK(!cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_bus_rate));
 }
 
 TEST_CASE("host_buffer: pageable memory without a GPU, refusals with a sentence") {

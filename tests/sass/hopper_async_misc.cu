@@ -70,16 +70,16 @@ PROBE(probe_cluster_barrier) {
 }
 PROBE(probe_fence_proxy_async_shared_cta) {
   out[0] = 1;
-  p::fence_proxy_async_shared_cta();
+  p::fence_proxy_async<p::space::shared>();
   out[1] = n;
 }
 PROBE(probe_fence_proxy_async_shared_cluster) {
   out[0] = 1;
-  p::fence_proxy_async_shared_cluster();
+  p::fence_proxy_async<p::space::cluster>();
   out[1] = n;
 }
 PROBE(probe_fence_proxy_async_global) {
   out[0] = 1;
-  p::fence_proxy_async_global();
+  p::fence_proxy_async<p::space::global>();
   out[1] = n;
 }

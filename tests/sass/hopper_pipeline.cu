@@ -2,7 +2,7 @@
 // pipeline / epilogue blocks of hopper/ (sm_90a); tests/areas/hopper_pipeline.cmake pins the
 // instructions of each probe_<name> kernel.
 #include <cuprobe/hopper/epilogue.cuh>
-#include <cuprobe/hopper/pipeline.cuh>
+#include <cuprobe/pipeline/ring.cuh>
 #include <cuprobe/ptx/barrier.cuh>
 #include <cuprobe/ptx/matrix.cuh>
 #include <cuprobe/ptx/mbarrier.cuh>
@@ -61,7 +61,7 @@ PROBE(probe_arrive_remote_relaxed) {
   p::mbarrier::arrive_remote_relaxed(&bar, n % 2);
   out[0] = n;
 }
-__shared__ h::tma_pipeline<4, 2> pipe2;
+__shared__ cuprobe::pipeline::mbarrier_ring<4, 2> pipe2;
 PROBE(probe_pipeline_release_cluster) {
   auto s = pipe2.consumer_start();
   s.advance(int(n % 4));

@@ -175,8 +175,9 @@ measurement measure_cache_bw(const device_info& dev, std::size_t bytes, bool rep
       work::bytes_moved(reads ? size.bytes : 0, writes ? size.bytes : 0,
                         !writes  ? "read: every element read, per round"
                         : !reads ? "write: every element written, per round"
-                                 : "copy: N read + N written, per round",
-                        src, w.working_set_bytes()),
+                                 : "copy: N read + N written, per round")
+          .with_source(src)
+          .with_working_set(w.working_set_bytes()),
       run);
   check = gen::check_cache_bw(w, a, grid, t, U);
   m.with_launch(launch_shape{dim3(grid), dim3(t), 0})
@@ -218,8 +219,9 @@ measurement ceilings_dram_point(const ceilings_point& pt, gen::stream_workload& 
   auto m = measure(
       std::string("stream.") + gen::to_string(pt.pattern),
       [&](cudaStream_t s) { k.launch(shape, a, s); },
-      work::bytes_moved(double(b.bytes_read) / n, double(b.bytes_written) / n, b.rule,
-                        data_source::dram, w.working_set_bytes()),
+      work::bytes_moved(double(b.bytes_read) / n, double(b.bytes_written) / n, b.rule)
+          .with_source(data_source::dram)
+          .with_working_set(w.working_set_bytes()),
       o);
   w.check().require();
   const std::string t = std::to_string(pt.threads);

@@ -207,7 +207,7 @@ __global__ void tma_store_stream_kernel(tma_stream_args a) {
   const std::uint32_t words = a.copy_bytes / 4;
   auto* w = reinterpret_cast<std::uint32_t*>(buf);
   for (std::uint32_t i = threadIdx.x; i < words * Stages; i += blockDim.x) w[i] = i % words;
-  ptx::fence_proxy_async_shared_cta();  // generic writes -> the async proxy's reads
+  ptx::fence_proxy_async<ptx::space::shared>();  // generic writes -> the async proxy's reads
   __syncthreads();
   // Issuer j (lane 0 of warp j) takes every issuers-th chunk of the CTA: j, j + issuers, ...
   const unsigned j = threadIdx.x / 32;
@@ -270,7 +270,7 @@ __global__ void tma_copy_stream_kernel(tma_stream_args a) {
   while (loaded < n && loaded + 1 < Stages) load();
   for (std::uint64_t i = 0; i < n; ++i, to_store = next(to_store)) {
     ptx::mbarrier::wait(&full[i % Stages], std::uint32_t(i / Stages % 2));  // fill i / Stages
-    ptx::fence_proxy_async_shared_cta();
+    ptx::fence_proxy_async<ptx::space::shared>();
     ptx::bulk::store(static_cast<unsigned char*>(a.dst) + to_store * a.copy_bytes, stage(i),
                      a.copy_bytes);
     ptx::bulk::commit_group();

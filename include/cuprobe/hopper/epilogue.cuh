@@ -135,7 +135,7 @@ struct tma_store_epilogue {
                            f);
         }
       }
-      ptx::fence_proxy_async_shared_cta();
+      ptx::fence_proxy_async<ptx::space::shared>();
       ptx::named_barrier_sync(barrier_id, 128);
       if (leader) {
         const Out* tile = static_cast<const Out*>(buf);  // typed: Debug builds check n0

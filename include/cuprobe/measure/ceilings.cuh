@@ -1,7 +1,7 @@
 // cuprobe/measure/ceilings.cuh: every rate placed against what THIS card can reach (host only).
 //
 //   auto m = cuprobe::measure("copy", launch, cuprobe::work::bytes_moved(16.0 * n, 16.0 * n,
-//       "copy", cuprobe::data_source::dram, 32.0 * n));  // m.ceiling->fraction, ->source_text
+//       "copy").with_source(cuprobe::data_source::dram));  // m.ceiling->fraction, ->source_text
 //
 // Three sources, best first, chosen per metric:
 //   card       this card's own record, written by ensure_ceilings (calibrate/ceilings.cuh) or

@@ -1,10 +1,11 @@
 // cuprobe/measure/flags.cuh: what makes a result indefensible, as pure logic (host-testable).
 //
-//   auto flags = cuprobe::evaluate_flags(in);   // in: rates, sizes, clocks, noise of one
-//   measurement for (auto& f : flags) std::printf("%s: %s\n", f.code.c_str(), f.message.c_str());
+//   auto flags = cuprobe::evaluate_flags(in);  // in: rates, sizes, clocks, noise of a measurement
+//   for (auto& f : flags) std::printf("%s: %s\n", to_string(f.code), f.message.c_str());
+//   bool noisy = cuprobe::has_flag(flags, cuprobe::flag_code::noisy);
 //
-// Each flag is a code and a sentence that names the numbers; docs/measurement.md lists every
-// flag, when it fires and its sentence: throttling, clock_unknown, above_dram_peak,
+// Each flag is a code (flag_code) and a sentence that names the numbers; docs/measurement.md lists
+// every flag, when it fires and its sentence: throttling, clock_unknown, above_dram_peak,
 // above_memory_peak, above_compute_peak, above_bus_rate (bus_rate_flag;
 // cuprobe_suite/system_memory.cuh), cache_resident, working_set_unknown, launch_bound,
 // debug_build, noisy, few_samples (the runner adds above_measured_ceiling and ceiling_stale).
@@ -15,15 +16,47 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuprobe/core/format.cuh"
 
 namespace cuprobe {
 
-/// One warning about a measurement: a short code (the list above) and a sentence.
+/// A flag's code: a name with a type of its own. The library's are the constants below
+/// (flag_code::noisy, ...); an experiment may declare its own (flag_code{"host_delay"}).
+struct flag_code {
+  const char* name;  ///< what JSON, CSV and the table show: "throttling", "noisy", ...
+  explicit constexpr flag_code(const char* n) : name(n) {}  ///< the code named `n`
+  friend bool operator==(flag_code a, flag_code b) { return std::string_view(a.name) == b.name; }
+  friend bool operator!=(flag_code a, flag_code b) { return !(a == b); }
+  /// The library's codes (the list above).
+  ///@{
+  static const flag_code throttling, clock_unknown, above_dram_peak, above_memory_peak,
+      above_compute_peak, above_bus_rate, cache_resident, working_set_unknown, launch_bound,
+      debug_build, noisy, few_samples, above_measured_ceiling, ceiling_stale;
+  ///@}
+};
+inline constexpr flag_code flag_code::throttling{"throttling"};
+inline constexpr flag_code flag_code::clock_unknown{"clock_unknown"};
+inline constexpr flag_code flag_code::above_dram_peak{"above_dram_peak"};
+inline constexpr flag_code flag_code::above_memory_peak{"above_memory_peak"};
+inline constexpr flag_code flag_code::above_compute_peak{"above_compute_peak"};
+inline constexpr flag_code flag_code::above_bus_rate{"above_bus_rate"};
+inline constexpr flag_code flag_code::cache_resident{"cache_resident"};
+inline constexpr flag_code flag_code::working_set_unknown{"working_set_unknown"};
+inline constexpr flag_code flag_code::launch_bound{"launch_bound"};
+inline constexpr flag_code flag_code::debug_build{"debug_build"};
+inline constexpr flag_code flag_code::noisy{"noisy"};
+inline constexpr flag_code flag_code::few_samples{"few_samples"};
+inline constexpr flag_code flag_code::above_measured_ceiling{"above_measured_ceiling"};
+inline constexpr flag_code flag_code::ceiling_stale{"ceiling_stale"};
+/// The code's name: "noisy".
+inline const char* to_string(flag_code c) { return c.name; }
+
+/// One warning about a measurement: its code and a sentence.
 struct flag {
-  std::string code;     ///< the flag's name: "throttling", "noisy", ...
+  flag_code code;       ///< which flag: flag_code::throttling, flag_code::noisy, ...
   std::string message;  ///< what was seen, with the numbers, in one sentence
 };
 
@@ -80,7 +113,7 @@ inline std::optional<flag> bus_rate_flag(std::optional<double> bytes_per_s,
                                          std::optional<double> bus_bytes_per_s,
                                          const std::string& bus) {
   if (!bytes_per_s || !bus_bytes_per_s || *bytes_per_s <= *bus_bytes_per_s) return std::nullopt;
-  return flag{"above_bus_rate",
+  return flag{flag_code::above_bus_rate,
               detail::flag_number(*bytes_per_s / 1e9, "GB/s") + " is " +
                   percent(*bytes_per_s / *bus_bytes_per_s) + " of the nominal " +
                   detail::flag_number(*bus_bytes_per_s / 1e9, "GB/s") + " of " +
@@ -95,38 +128,39 @@ inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
   std::vector<flag> out;
   if (in.min_sm_clock_mhz && in.max_sm_clock_mhz) {
     if (*in.min_sm_clock_mhz < in.throttle_fraction * *in.max_sm_clock_mhz)
-      out.push_back({"throttling", "SM clock fell to " + std::to_string(*in.min_sm_clock_mhz) +
-                                       " MHz, below " + percent(in.throttle_fraction) + " of its " +
-                                       std::to_string(*in.max_sm_clock_mhz) + " MHz maximum"});
+      out.push_back(
+          {flag_code::throttling, "SM clock fell to " + std::to_string(*in.min_sm_clock_mhz) +
+                                      " MHz, below " + percent(in.throttle_fraction) + " of its " +
+                                      std::to_string(*in.max_sm_clock_mhz) + " MHz maximum"});
   } else {
-    out.push_back(
-        {"clock_unknown", "no SM clock reading (NVML unavailable): throttling not checked"});
+    out.push_back({flag_code::clock_unknown,
+                   "no SM clock reading (NVML unavailable): throttling not checked"});
   }
-  if (in.throttle_reasons != 0 && (out.empty() || out.back().code != "throttling"))
-    out.push_back(
-        {"throttling", "NVML reported a power or thermal clock slowdown during the samples"});
+  if (in.throttle_reasons != 0 && (out.empty() || out.back().code != flag_code::throttling))
+    out.push_back({flag_code::throttling,
+                   "NVML reported a power or thermal clock slowdown during the samples"});
   if (in.dram_working_set && in.bytes_per_s && in.nominal_dram_bytes_per_s &&
       *in.bytes_per_s > *in.nominal_dram_bytes_per_s)
-    out.push_back({"above_dram_peak",
+    out.push_back({flag_code::above_dram_peak,
                    "bandwidth is " + percent(*in.bytes_per_s / *in.nominal_dram_bytes_per_s) +
                        " of the nominal DRAM peak (" +
                        flag_number(*in.nominal_dram_bytes_per_s / 1e9, "GB/s") +
                        ") for a working set declared as DRAM: the caches served part of it"});
   if (in.bytes_per_s && in.memory_peak_bytes_per_s && *in.bytes_per_s > *in.memory_peak_bytes_per_s)
-    out.push_back({"above_memory_peak",
+    out.push_back({flag_code::above_memory_peak,
                    flag_number(*in.bytes_per_s / 1e9, "GB/s") + " is above " +
                        flag_number(*in.memory_peak_bytes_per_s / 1e9, "GB/s") +
                        ", every SM's widest path (L1/shared memory) at the maximum clock: the "
                        "declared bytes or iterations are wrong"});
   if (in.ops_per_s && in.compute_peak_ops_per_s && *in.ops_per_s > *in.compute_peak_ops_per_s)
-    out.push_back({"above_compute_peak",
+    out.push_back({flag_code::above_compute_peak,
                    flag_number(*in.ops_per_s, "ops/s") + " is above the peak model's " +
                        flag_number(*in.compute_peak_ops_per_s, "ops/s") +
                        " at the maximum clock: the declared work or iterations are wrong"});
   if (auto f = bus_rate_flag(in.bytes_per_s, in.bus_bytes_per_s, in.bus_name)) out.push_back(*f);
   if (in.dram_working_set) {
     if (!in.working_set_bytes) {
-      out.push_back({"working_set_unknown",
+      out.push_back({flag_code::working_set_unknown,
                      "DRAM work declared no working set: whether it fits in the caches was not "
                      "checked (work::with_working_set)"});
     } else if (in.l2_bytes && *in.working_set_bytes < in.dram_l2_factor * *in.l2_bytes) {
@@ -136,32 +170,34 @@ inline std::vector<flag> evaluate_flags(const flag_inputs& in) {
       if (in.in_kernel && in.iterations > 1 && *in.working_set_bytes <= *in.l2_bytes)
         m += "; each of the " + std::to_string(in.iterations) +
              " passes in a launch after the first finds it in the L2";
-      out.push_back({"cache_resident", m + ": the number is (partly) a cache figure"});
+      out.push_back({flag_code::cache_resident, m + ": the number is (partly) a cache figure"});
     }
   }
   if (in.launch_floor_s && in.sample_s && *in.sample_s > 0 &&
       *in.launch_floor_s > in.launch_share * *in.sample_s)
-    out.push_back({"launch_bound", "launch overhead (" +
-                                       flag_number(*in.launch_floor_s * 1e6, "us") +
-                                       " per sample, measured on an empty kernel) is " +
-                                       percent(*in.launch_floor_s / *in.sample_s) + " of the " +
-                                       flag_number(*in.sample_s * 1e6, "us") + " sample, above " +
-                                       percent(in.launch_share) +
-                                       ": batch launches, replay a graph, or loop in the kernel"});
+    out.push_back({flag_code::launch_bound,
+                   "launch overhead (" + flag_number(*in.launch_floor_s * 1e6, "us") +
+                       " per sample, measured on an empty kernel) is " +
+                       percent(*in.launch_floor_s / *in.sample_s) + " of the " +
+                       flag_number(*in.sample_s * 1e6, "us") + " sample, above " +
+                       percent(in.launch_share) +
+                       ": batch launches, replay a graph, or loop in the kernel"});
   if (in.debug_build)
-    out.push_back({"debug_build",
+    out.push_back({flag_code::debug_build,
                    "built with cuprobe's device checks (NDEBUG undefined, CUPROBE_DEBUG, or -G): "
                    "the timed kernels may carry checks, traps and local memory; build Release"});
   if (in.samples >= 2 && in.rel_stdev > in.noise_threshold)
-    out.push_back({"noisy", "relative standard deviation " + percent(in.rel_stdev) +
-                                " is above the " + percent(in.noise_threshold) + " threshold"});
+    out.push_back({flag_code::noisy, "relative standard deviation " + percent(in.rel_stdev) +
+                                         " is above the " + percent(in.noise_threshold) +
+                                         " threshold"});
   if (in.samples < 3)
-    out.push_back({"few_samples", std::to_string(in.samples) + " sample(s): no statistics"});
+    out.push_back(
+        {flag_code::few_samples, std::to_string(in.samples) + " sample(s): no statistics"});
   return out;
 }
 
 /// Whether `flags` holds one with this code.
-inline bool has_flag(const std::vector<flag>& flags, const std::string& code) {
+inline bool has_flag(const std::vector<flag>& flags, flag_code code) {
   for (const auto& f : flags)
     if (f.code == code) return true;
   return false;

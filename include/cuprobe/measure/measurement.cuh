@@ -1,7 +1,7 @@
 // cuprobe/measure/measurement.cuh: what a measurement declares, how it runs, and what it keeps.
 //
-//   cuprobe::work w = cuprobe::work::bytes_moved(16.0 * n, 16.0 * n, "copy: N read + N written",
-//                                                cuprobe::data_source::dram, 32.0 * n);
+//   cuprobe::work w = cuprobe::work::bytes_moved(16.0 * n, 16.0 * n, "copy: N read + N written")
+//                         .with_source(cuprobe::data_source::dram).with_working_set(32.0 * n);
 //   cuprobe::run_options o;  o.stop = cuprobe::stopping_rule::fixed(10);
 //   cuprobe::measurement m = cuprobe::measure("copy", launch, w, o);       // measure/runner.cuh
 //   std::printf("%s: median %g %s, %.0f GB/s\n", m.name.c_str(), m.stats.median,
@@ -90,31 +90,25 @@ struct work {
   ///@{
   double bytes_read = 0, bytes_written = 0;
   ///@}
-  double flops = 0;               ///< floating-point operations of one iteration
-  double ops = 0;                 ///< operations for ops/s and cycles/op (instructions, hops, ...)
-  std::string accounting;         ///< which bytes or operations count, in words
-  bool dram_working_set = false;  ///< the data is meant to come from DRAM (flags cache hits)
+  double flops = 0;        ///< floating-point operations of one iteration
+  double ops = 0;          ///< operations for ops/s and cycles/op (instructions, hops, ...)
+  std::string accounting;  ///< which bytes or operations count, in words
+  data_source source = data_source::any;  ///< where the bytes come from (with_source)
   /// Bytes one pass touches (every array, once): checked against the L2 for DRAM work.
   std::optional<double> working_set_bytes;
   /// The peak-model row of the counted ops (instructions): ops/s above its peak is flagged.
   std::optional<model::op_kind> op_kind;
-  data_source source = data_source::any;  ///< where the bytes come from (bytes_moved's argument)
-  /// The wgmma input type of tensor-core FLOP ("bf16", "e4m3", ...; with_tensor<T>()), "" for
-  /// none: the FLOP rate is then placed against that type's tensor ceiling.
-  std::string tensor_type;
+  /// The wgmma input type of tensor-core FLOP: places the FLOP rate against its tensor ceiling.
+  std::optional<model::tensor_type> tensor_type;
 
   double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
-  /// Work that moves `read` + `written` bytes from `source`, counted as `accounting` says.
-  static work bytes_moved(double read, double written, std::string accounting,
-                          data_source source = data_source::any,
-                          std::optional<double> working_set = std::nullopt) {
+  /// Work that moves `read` + `written` bytes, counted as `accounting` says; with_source and
+  /// with_working_set say where from and how many bytes one pass touches.
+  static work bytes_moved(double read, double written, std::string accounting) {
     work w;
     w.bytes_read = read;
     w.bytes_written = written;
     w.accounting = std::move(accounting);
-    w.dram_working_set = source == data_source::dram;
-    w.source = source;
-    w.working_set_bytes = working_set;
     return w;
   }
   /// Work of `flops` FLOP in `instructions` instructions (the ops), counted as `accounting` says.
@@ -132,6 +126,11 @@ struct work {
     w.accounting = std::move(accounting);
     return w;
   }
+  /// Sets where the bytes come from (source).
+  work& with_source(data_source s) {
+    source = s;
+    return *this;
+  }
   /// Sets the bytes one pass touches (working_set_bytes).
   work& with_working_set(double bytes) {
     working_set_bytes = bytes;
@@ -142,11 +141,9 @@ struct work {
     op_kind = k;
     return *this;
   }
-  /// Declares the FLOP as tensor-core FLOP of wgmma input type T (cuprobe::ptx::wgmma::bf16, f16,
-  /// tf32, e4m3, e5m2: any type with a static `name`).
-  template <class T>
-  work& with_tensor() {
-    tensor_type = T::name;
+  /// Declares the FLOP as tensor-core FLOP of wgmma input type `t` (tensor_type).
+  work& with_tensor(model::tensor_type t) {
+    tensor_type = t;
     return *this;
   }
 };

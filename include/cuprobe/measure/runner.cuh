@@ -1,7 +1,7 @@
 // cuprobe/measure/runner.cuh: the measurement protocol, for every kind of sample.
 //
-//   const auto w = cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written",
-//                                             cuprobe::data_source::dram, 32.0 * n);
+//   const auto w = cuprobe::work::bytes_moved(n * 16.0, n * 16.0, "copy: N read + N written")
+//                      .with_source(cuprobe::data_source::dram).with_working_set(32.0 * n);
 //   auto m = cuprobe::measure("copy.float4",                                // event-timed
 //       [&](cudaStream_t s) { copy<<<grid, block, 0, s>>>(in, out, n); }, w);
 //   // in-kernel cycles; opts.iterations = hops per chase
@@ -315,10 +315,11 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
 /// `l2_bytes` counts as DRAM) and by which bytes count: read only, written only, as many of each
 /// (copy), else a mix of reads to writes at DRAM or L2 ("dram.mix.5:1", "l2.mix.1:2.5").
 inline std::string ceiling_key_of(const work& w, double l2_bytes) {
-  if (w.flops > 0 && !w.tensor_type.empty()) return "tensor." + w.tensor_type + ".fraction_of_peak";
+  if (w.flops > 0 && w.tensor_type)
+    return std::string("tensor.") + model::to_string(*w.tensor_type) + ".fraction_of_peak";
   if (w.flops > 0 && w.op_kind == model::op_kind::fp32_fma) return "fma.f32.fraction_of_peak";
   if (!(w.bytes() > 0)) return "";
-  data_source s = w.dram_working_set ? data_source::dram : w.source;
+  data_source s = w.source;
   if (s == data_source::any && w.working_set_bytes && l2_bytes > 0 &&
       *w.working_set_bytes > l2_bytes)
     s = data_source::dram;
@@ -353,13 +354,14 @@ inline void place_measurement(measurement& m, const device_info& dev, const ceil
   p->rate_per_s = *rate;
   p->fraction = *rate / p->ceiling_per_s;
   if (p->source == ceiling_source::card && p->fraction > 1.02)
-    m.flags.push_back({"above_measured_ceiling", "the rate is " + fmt(p->fraction, 3) +
-                                                     " x this card's own measured " + p->what +
-                                                     " ceiling (" + p->source_text +
-                                                     "): the declared work is probably wrong"});
+    m.flags.push_back({flag_code::above_measured_ceiling,
+                       "the rate is " + fmt(p->fraction, 3) + " x this card's own measured " +
+                           p->what + " ceiling (" + p->source_text +
+                           "): the declared work is probably wrong"});
   if (p->source == ceiling_source::card && !p->stale.empty())
-    m.flags.push_back({"ceiling_stale", "this card's ceilings record is stale (" + p->stale +
-                                            "): run device_report --ceilings again"});
+    m.flags.push_back({flag_code::ceiling_stale, "this card's ceilings record is stale (" +
+                                                     p->stale +
+                                                     "): run device_report --ceilings again"});
   m.ceiling = std::move(p);
 }
 
@@ -402,7 +404,7 @@ inline void finish_measurement(measurement& m, const device_info& dev,
   flag_inputs in;
   in.bytes_per_s = r.bytes_per_s;
   in.ops_per_s = r.ops_per_s;
-  in.dram_working_set = w.dram_working_set;
+  in.dram_working_set = w.source == data_source::dram;
   in.working_set_bytes = w.working_set_bytes;
   if (dev.l2_bytes) in.l2_bytes = double(dev.l2_bytes);
   in.in_kernel = m.options.mode == loop_mode::in_kernel;

@@ -1,6 +1,7 @@
 // cuprobe/model/op_kind.cuh: the vocabulary of the peak model: which row of NVIDIA's throughput
-// table an operation belongs to, and how its operations are counted. Pure constexpr, no
-// kernels: gen/ops.cuh tags each operation with a kind, model/peak.cuh looks the kind up.
+// table an operation belongs to, how its operations are counted, the tensor-core input types.
+// Pure constexpr, no kernels: gen/ops.cuh tags each operation with a kind, model/peak.cuh looks
+// the kind up.
 //
 //   using cuprobe::model::op_kind;
 //   static_assert(cuprobe::model::ops_per_instruction(op_kind::fp32_fma) == 2);   // FMA = 2 FLOP
@@ -40,6 +41,15 @@ inline constexpr const char* to_string(op_kind k) {  ///< The name of a kind, e.
          : k == op_kind::shuffle          ? "shuffle"
          : k == op_kind::other            ? "other"
                                           : "?";
+}
+
+/// The input type of a tensor-core (wgmma) FLOP: its tensor ceiling ("tensor.bf16....").
+enum class tensor_type { f16, bf16, tf32, e4m3, e5m2 };
+
+/// The PTX spelling of a tensor input type, e.g. "bf16".
+inline constexpr const char* to_string(tensor_type t) {
+  constexpr const char* names[] = {"f16", "bf16", "tf32", "e4m3", "e5m2"};
+  return names[static_cast<int>(t)];
 }
 
 /// True for the floating-point kinds, whose operations are counted in FLOP.

@@ -1,7 +1,7 @@
 // cuprobe/pipeline/ring.cuh: the full/empty mbarriers of a Stages-deep producer -> consumer
-// ring, walked with pipeline::pipeline_state. It holds no asm of its own (only ptx/mbarrier.cuh's
-// wrappers); the kernel generators (gen/) and the Hopper blocks (hopper::tma_pipeline is this
-// type) share it.
+// ring, walked with pipeline::state. It holds no asm of its own (only ptx/mbarrier.cuh's
+// wrappers); the kernel generators (gen/), the Hopper blocks and a user's TMA -> WGMMA kernel
+// share it.
 //
 //   namespace ptx = cuprobe::ptx;  namespace pl = cuprobe::pipeline;
 //   __shared__ pl::mbarrier_ring<4, 2> ring;               // 4 stages, clusters of 2 CTAs
@@ -41,14 +41,11 @@ namespace cuprobe::pipeline {
 /// Full/empty barriers of a Stages-deep ring; Cluster CTAs share each stage's multicast operand.
 template <int Stages, int Cluster = 1>
 struct mbarrier_ring {
-  static_assert(
-      Stages >= 1 && Stages <= 32,
-      "cuprobe::pipeline::mbarrier_ring<Stages> (hopper::tma_pipeline): Stages must be 1..32");
-  static_assert(
-      Cluster >= 1 && Cluster <= 16,
-      "cuprobe::pipeline::mbarrier_ring<Stages, Cluster> (hopper::tma_pipeline): Cluster must "
-      "be 1..16 CTAs");
-  using state = pipeline_state<Stages>;    ///< a position in the ring: stage and phase
+  static_assert(Stages >= 1 && Stages <= 32,
+                "cuprobe::pipeline::mbarrier_ring<Stages>: Stages must be 1..32");
+  static_assert(Cluster >= 1 && Cluster <= 16,
+                "cuprobe::pipeline::mbarrier_ring<Stages, Cluster>: Cluster must be 1..16 CTAs");
+  using state = pipeline::state<Stages>;   ///< a position in the ring: stage and phase
   static constexpr int stages = Stages;    ///< the ring's depth
   static constexpr int cluster = Cluster;  ///< the CTAs that share each stage's operand
 

@@ -5,7 +5,7 @@
 //   auto p = pl::make_producer_start_state<4>();   // {stage 0, parity 1}: first trip is free
 //   ptx::mbarrier::wait(&full[c.stage], c.phase);  ++c;
 //
-// pipeline_state<Stages> is a value type, host and device, constexpr (CUTLASS's PipelineState is
+// state<Stages> is a value type, host and device, constexpr (CUTLASS's PipelineState is
 // the same idea): {stage, phase}, advanced by ++ or advance(n). The pipeline layer sits between
 // ptx/ (the instructions) and gen/ (the kernel generators): it holds rings, phase state and roles,
 // and no asm (docs/guide.md).
@@ -20,9 +20,8 @@ namespace cuprobe::pipeline {
 /// next stage and flips the phase each time the ring wraps, because each barrier completes one
 /// phase per trip around the ring. Host and device, constexpr.
 template <int Stages>
-struct pipeline_state {
-  static_assert(Stages >= 1,
-                "cuprobe::pipeline::pipeline_state<Stages>: Stages must be at least 1");
+struct state {
+  static_assert(Stages >= 1, "cuprobe::pipeline::state<Stages>: Stages must be at least 1");
   static constexpr int stages = Stages;  ///< Stages.
 
   int stage = 0;            ///< 0 .. Stages - 1
@@ -42,22 +41,20 @@ struct pipeline_state {
     stage = s % Stages;
   }
   /// advance(), returning this state.
-  __host__ __device__ constexpr pipeline_state& operator++() {
+  __host__ __device__ constexpr state& operator++() {
     advance();
     return *this;
   }
   /// This state advanced by n steps (this one unchanged).
-  __host__ __device__ constexpr pipeline_state next(int n = 1) const {
-    pipeline_state s = *this;
+  __host__ __device__ constexpr state next(int n = 1) const {
+    state s = *this;
     s.advance(n);
     return s;
   }
-  friend __host__ __device__ constexpr bool operator==(const pipeline_state& a,
-                                                       const pipeline_state& b) {
+  friend __host__ __device__ constexpr bool operator==(const state& a, const state& b) {
     return a.stage == b.stage && a.phase == b.phase;
   }
-  friend __host__ __device__ constexpr bool operator!=(const pipeline_state& a,
-                                                       const pipeline_state& b) {
+  friend __host__ __device__ constexpr bool operator!=(const state& a, const state& b) {
     return !(a == b);
   }
 };
@@ -65,8 +62,8 @@ struct pipeline_state {
 /// The consumer's first state: stage 0, parity 0. It waits on the "full" barriers for the first
 /// fill of each buffer, which completes phase 0.
 template <int Stages>
-__host__ __device__ constexpr pipeline_state<Stages> make_consumer_start_state() {
-  return pipeline_state<Stages>{0, 0u};
+__host__ __device__ constexpr state<Stages> make_consumer_start_state() {
+  return state<Stages>{0, 0u};
 }
 
 /// The producer's first state: stage 0, parity 1, the opposite of the consumer. The producer
@@ -75,8 +72,8 @@ __host__ __device__ constexpr pipeline_state<Stages> make_consumer_start_state()
 /// is in phase 0, and a parity-1 wait refers to the phase before it, which counts as complete,
 /// so the first Stages waits return at once. From the second trip on it waits for real.
 template <int Stages>
-__host__ __device__ constexpr pipeline_state<Stages> make_producer_start_state() {
-  return pipeline_state<Stages>{0, 1u};
+__host__ __device__ constexpr state<Stages> make_producer_start_state() {
+  return state<Stages>{0, 1u};
 }
 
 }  // namespace cuprobe::pipeline

@@ -5,7 +5,7 @@
 //   namespace bulk = cuprobe::ptx::bulk;
 //   if (threadIdx.x == 0) { mb::arrive_expect_tx(&bar, bytes); bulk::load(buf, src, &bar, bytes); }
 //   mb::wait(&bar, 0);                                      // global -> shared done
-//   cuprobe::ptx::fence_proxy_async_shared_cta();           // if threads wrote buf since
+//   cuprobe::ptx::fence_proxy_async<cuprobe::ptx::space::shared>();  // if threads wrote buf since
 //   if (threadIdx.x == 0) { bulk::store(dst, buf, bytes); bulk::commit_group(); }
 //   if (threadIdx.x == 0) bulk::wait_group<0>();           // dst written
 //

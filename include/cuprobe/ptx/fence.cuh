@@ -8,8 +8,8 @@
 //
 // fence<Sem, Scope>() is CCCL's cuda::ptx::fence (sc and acq_rel from sm_70; the cluster scope
 // and .acquire/.release need sm_90); membar<Scope>() the pre-sm_70 spelling, fence.sc of the same
-// scope on sm_70+ (inline PTX: CCCL lacks it); fence_proxy_async*() fence.proxy.async, for all
-// state spaces or one (sm_90).
+// scope on sm_70+ (inline PTX: CCCL lacks it); fence_proxy_async<Space>() fence.proxy.async, for
+// all state spaces or one (space::shared, space::cluster, space::global; sm_90).
 //
 // Proxy fences (PTX ISA, "Proxies"). Ordinary loads and stores go through the generic proxy;
 // cp.async.bulk(.tensor) reads and writes and wgmma's shared-memory operand reads go through the
@@ -17,11 +17,11 @@
 // crossing proxies needs a proxy fence in the thread that made the generic accesses:
 //   generic write -> async read. Threads st.shared a tile, then a TMA store (bulk::store,
 //     bulk::tensor_store) or wgmma reads it: each writing thread runs
-//     fence_proxy_async_shared_cta() after its stores, then the CTA synchronises (__syncthreads
+//     fence_proxy_async<space::shared>() after its stores, then the CTA synchronises (__syncthreads
 //     or an mbarrier), then one thread issues the copy. Without it the copy may read stale data.
 //     The same for global memory written with st.global and read by a TMA load later in the
 //     same kernel (a previous kernel's output needs nothing: the kernel boundary orders it):
-//     fence_proxy_async_global() after the writes, before the signal to the copying thread.
+//     fence_proxy_async<space::global>() after the writes, before the signal to the copying thread.
 //   async write -> generic read. A TMA load (bulk::load, bulk::tensor_load) completes on an
 //     mbarrier: the complete_tx and the acquire in mbarrier::wait make the bytes visible to the
 //     waiting threads; no proxy fence is needed. A TMA store completes through bulk groups:
@@ -177,46 +177,32 @@ __device__ __forceinline__ void membar() {
     asm volatile("membar.sys;" ::: "memory");
 }
 
-/// fence.proxy.async: a bidirectional proxy fence between the generic proxy (ordinary loads and
-/// stores) and the async proxy (cp.async.bulk, TMA, wgmma) for all state spaces. Write shared
-/// memory, fence_proxy_async(), then hand the buffer to cp.async.bulk. Needs sm_90.
-template <class T = void>
+/// State-space tags of the proxy fence: aliases of CCCL's, like the scope tags.
+namespace space {
+using shared = cuda::ptx::space_shared_t;    ///< this CTA's shared memory (.shared::cta)
+using cluster = cuda::ptx::space_cluster_t;  ///< the cluster's shared memory (.shared::cluster)
+using global = cuda::ptx::space_global_t;    ///< global memory (.global)
+}  // namespace space
+
+/// fence.proxy.async[.Space]: a bidirectional proxy fence between the generic proxy (ordinary
+/// loads and stores) and the async proxy (cp.async.bulk, TMA, wgmma) for this thread's accesses
+/// to one state space, or to every one (Space = void). Needs sm_90. SASS on sm_90a: shared,
+/// MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S (st.shared, then a TMA store or a wgmma reads the tile);
+/// cluster, MEMBAR.ALL.GPU; FENCE.VIEW.ASYNC.S (st.shared::cluster into a peer's buffer that a
+/// bulk copy reads); global, FENCE.VIEW.ASYNC.G alone (st.global, then a TMA load of the same
+/// kernel reads it); void, FENCE.VIEW.ASYNC.S and MEMBAR.ALL.GPU.
+template <class Space = void>
 __device__ __forceinline__ void fence_proxy_async() {
-  CUPROBE_REQUIRE_SM(900, T,
-                     "cuprobe::ptx::fence_proxy_async() needs sm_90 or newer (async proxy)");
-  cuda::ptx::fence_proxy_async();
-}
-
-/// fence.proxy.async.shared::cta: orders this thread's generic accesses to this CTA's shared
-/// memory with later async-proxy accesses (the st.shared before a TMA store or a wgmma that reads
-/// the tile). SASS on sm_90a: MEMBAR.ALL.CTA; FENCE.VIEW.ASYNC.S.
-template <class T = void>
-__device__ __forceinline__ void fence_proxy_async_shared_cta() {
-  CUPROBE_REQUIRE_SM(900, T,
-                     "cuprobe::ptx::fence_proxy_async_shared_cta() needs sm_90 or newer (async "
-                     "proxy)");
-  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-}
-
-/// fence.proxy.async.shared::cluster: the same for distributed shared memory (st.shared::cluster
-/// into a peer's buffer that a bulk copy then reads). SASS on sm_90a: MEMBAR.ALL.GPU;
-/// FENCE.VIEW.ASYNC.S.
-template <class T = void>
-__device__ __forceinline__ void fence_proxy_async_shared_cluster() {
-  CUPROBE_REQUIRE_SM(900, T,
-                     "cuprobe::ptx::fence_proxy_async_shared_cluster() needs sm_90 or newer "
-                     "(async proxy)");
-  cuda::ptx::fence_proxy_async(cuda::ptx::space_cluster);
-}
-
-/// fence.proxy.async.global: orders this thread's generic accesses to global memory with later
-/// async-proxy accesses (st.global of data that a TMA load in the same kernel then reads).
-/// SASS on sm_90a: FENCE.VIEW.ASYNC.G alone.
-template <class T = void>
-__device__ __forceinline__ void fence_proxy_async_global() {
-  CUPROBE_REQUIRE_SM(900, T,
-                     "cuprobe::ptx::fence_proxy_async_global() needs sm_90 or newer (async proxy)");
-  cuda::ptx::fence_proxy_async(cuda::ptx::space_global);
+  static_assert(std::is_void_v<Space> || std::is_same_v<Space, space::shared> ||
+                    std::is_same_v<Space, space::cluster> || std::is_same_v<Space, space::global>,
+                "cuprobe::ptx::fence_proxy_async<Space>: Space must be space::shared, "
+                "space::cluster, space::global or void (every state space)");
+  CUPROBE_REQUIRE_SM(900, Space,
+                     "cuprobe::ptx::fence_proxy_async<Space>() needs sm_90 or newer (async proxy)");
+  if constexpr (std::is_void_v<Space>)
+    cuda::ptx::fence_proxy_async();
+  else
+    cuda::ptx::fence_proxy_async(Space{});
 }
 
 }  // namespace cuprobe::ptx

@@ -86,7 +86,7 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
       row.push_back(!v || v->is_null() ? "" : v->is_string() ? v->as_string() : v->dump());
     }
     std::string flags;
-    for (const auto& f : m.flags) flags += (flags.empty() ? "" : ";") + f.code;
+    for (const auto& f : m.flags) flags += std::string(flags.empty() ? "" : ";") + f.code.name;
     row.push_back(to_string(m.unit));
     row.push_back(std::to_string(m.stats.count));
     for (double v : {m.stats.median, m.stats.min, m.stats.mean, m.stats.max, m.stats.stdev})

@@ -79,11 +79,11 @@ inline json to_json(const measurement& m) {
   w["flops"] = m.declared.flops;
   w["ops"] = m.declared.ops;
   w["accounting"] = m.declared.accounting;
-  w["dram_working_set"] = m.declared.dram_working_set;
+  w["dram_working_set"] = m.declared.source == data_source::dram;  // data_source's, for old tools
   w["working_set_bytes"] = m.declared.working_set_bytes;
   w["op_kind"] = m.declared.op_kind ? json(model::to_string(*m.declared.op_kind)) : json();
   w["data_source"] = to_string(m.declared.source);
-  w["tensor_type"] = m.declared.tensor_type;
+  w["tensor_type"] = m.declared.tensor_type ? model::to_string(*m.declared.tensor_type) : "";
   b["work"] = w;
   json o = json::object();
   o["warmup"] = m.options.warmup;
@@ -130,7 +130,7 @@ inline json to_json(const measurement& m) {
   json f = json::array();
   for (const auto& fl : m.flags) {
     json x = json::object();
-    x["code"] = fl.code;
+    x["code"] = to_string(fl.code);
     x["message"] = fl.message;
     f.push_back(x);
   }
@@ -219,7 +219,8 @@ class results {
     for (const auto& m : list_) {
       std::string flags;
       for (const auto& fl : m.flags)
-        if (fl.code != "clock_unknown") flags += (flags.empty() ? "" : ",") + fl.code;
+        if (fl.code != flag_code::clock_unknown)
+          flags += std::string(flags.empty() ? "" : ",") + fl.code.name;
       std::string params;
       if (m.params.is_object())
         for (const auto& kv : m.params.items())

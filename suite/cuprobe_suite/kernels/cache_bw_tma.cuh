@@ -67,7 +67,7 @@ __global__ void l2_bulk_write_kernel(l2_bulk_write_args a) {
     if (pass == a.fill_pass) {
       auto* w = reinterpret_cast<std::uint32_t*>(buf);
       for (std::uint32_t i = threadIdx.x; i < words * Stages; i += blockDim.x) w[i] = i % words;
-      ptx::fence_proxy_async_shared_cta();  // generic writes -> the async proxy's reads
+      ptx::fence_proxy_async<ptx::space::shared>();  // generic writes -> the async proxy's reads
       __syncthreads();
       if (!issuer) break;
     }

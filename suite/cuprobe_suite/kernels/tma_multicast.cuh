@@ -164,7 +164,7 @@ __global__ void tma_multicast_stream_kernel(tma_multicast_args a) {
     __syncthreads();
   }
   // The producer's wait for a free stage: every CTA's relay (acquire.cluster), or its readers.
-  auto wait_free = [&](cuprobe::pipeline::pipeline_state<Stages> ps) {
+  auto wait_free = [&](cuprobe::pipeline::state<Stages> ps) {
     if constexpr (relay)
       mb::wait<ptx::scope::cluster>(&relayed[ps.stage], ps.phase);
     else

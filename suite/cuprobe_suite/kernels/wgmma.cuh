@@ -201,7 +201,7 @@ __device__ __forceinline__ void wgmma_bench_body(const wgmma_bench_args& p) {
   constexpr wg::canonical_layout la = C::layout_a(), lb = C::layout_b();
   if constexpr (!C::rs) wgmma_store_tile<A::bytes>(smem, la, p.a, 64, C::ka);
   wgmma_store_tile<B::bytes>(smem + C::b_offset, lb, p.b, N, C::k);
-  ptx::fence_proxy_async_shared_cta();  // generic-proxy stores -> the async proxy (wgmma)
+  ptx::fence_proxy_async<ptx::space::shared>();  // generic-proxy stores -> the async proxy (wgmma)
   __syncthreads();
 
   const int t = int(threadIdx.x % 128u);
