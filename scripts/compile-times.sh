@@ -8,8 +8,9 @@
 # `nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a -c` into /dev/null. The runs of all
 # headers are interleaved (round by round), so a change in the machine's speed during the
 # sitting reaches every header alike. Prints one Markdown table: the median and the minimum
-# of the wall times, the median less the floor's, and the peak memory (max RSS of nvcc's
-# children, from GNU time).
+# of the wall times, the median less the floor's, the median as a multiple of the floor's
+# beside its target (the umbrella at most 7 x, measure.cuh 3.5 x, every other narrow header
+# 3 x), and the peak memory (max RSS of nvcc's children, from GNU time); then the commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
@@ -28,6 +29,7 @@ for r in $(seq "$runs"); do
     echo "$i $(cat "$work/t")" >> "$work/all"
   done
 done
+COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- include 2>/dev/null || echo ' + uncommitted changes')" \
 NVCC_VERSION="$(nvcc --version | tail -2 | head -1)" python3 - "$work/all" "${headers[@]}" <<'EOF'
 import os, statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
@@ -35,10 +37,16 @@ names = sys.argv[2:]
 t = {i: [float(r[1]) for r in rows if int(r[0]) == i] for i in range(len(names))}
 m = {i: [int(r[2]) for r in rows if int(r[0]) == i] for i in range(len(names))}
 floor = statistics.median(t[0])
-print(f"| header | median | min | median - floor | peak memory |")
-print(f"| --- | --- | --- | --- | --- |")
+TARGET = {"cuprobe/cuprobe.cuh": 7.0, "cuprobe/measure.cuh": 3.5}  # x floor; others 3
+print("| header | median | min | median - floor | x floor | target | peak memory |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for i, n in enumerate(names):
+    x = statistics.median(t[i]) / floor
+    goal = "" if i == 0 else TARGET.get(n, 3.0)
+    verdict = "" if i == 0 else f"<= {goal} x: {'met' if x <= goal else '**not met**'}"
     print(f"| `{n}` | {statistics.median(t[i]):.2f} s | {min(t[i]):.2f} s | "
-          f"{statistics.median(t[i]) - floor:.2f} s | {max(m[i]) / 1024:.0f} MB |")
-print(f"\n{len(t[0])} runs each, interleaved, on {os.cpu_count()} cores; {os.environ['NVCC_VERSION']}")
+          f"{statistics.median(t[i]) - floor:.2f} s | {x:.1f} | {verdict} | "
+          f"{max(m[i]) / 1024:.0f} MB |")
+print(f"\n{len(t[0])} runs each, interleaved, on {os.cpu_count()} cores; "
+      f"{os.environ['NVCC_VERSION']}; commit {os.environ['COMMIT']}")
 EOF
