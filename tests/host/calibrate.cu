@@ -24,14 +24,7 @@ using doctest::Contains;
 using S = cp::gen::stream_pattern;
 
 /// The H200-like device with the memory and identity device_info::query() would give it.
-cp::device_info card() {
-  auto d = cuprobe_test::h200_like();
-  d.name = "NVIDIA H200";
-  d.uuid = "GPU-calibrate-test";
-  d.memory_bus_width_bits = 6144;
-  d.memory_clock_khz = 3201000;
-  return d;
-}
+cp::device_info card() { return cuprobe_test::h200_card("GPU-calibrate-test"); }
 
 constexpr std::uint64_t gib = std::uint64_t(1) << 30;
 

@@ -75,14 +75,7 @@ struct sandbox {
   }
 };
 
-cp::device_info card() {
-  auto d = cuprobe_test::h200_like();
-  d.name = "NVIDIA H200";
-  d.uuid = "GPU-00000000-test";
-  d.memory_clock_khz = 3201000;
-  d.memory_bus_width_bits = 6016;
-  return d;
-}
+cp::device_info card() { return cuprobe_test::h200_card("GPU-00000000-test"); }
 
 /// A measurement of `read` and `written` bytes at `source` moved at `gb_per_s`.
 cp::measurement moved(double read, double written, double gb_per_s,

@@ -20,4 +20,15 @@ inline cuprobe::device_info h200_like() {
   d.max_blocks_per_sm = 32;
   return d;
 }
+
+/// h200_like() with the identity and memory device_info::query() gives the H200 (its name, the
+/// bus width and memory clock NVML reports there), under the test's own `uuid`.
+inline cuprobe::device_info h200_card(const char* uuid) {
+  auto d = h200_like();
+  d.name = "NVIDIA H200";
+  d.uuid = uuid;
+  d.memory_bus_width_bits = 6016;
+  d.memory_clock_khz = 3201000;
+  return d;
+}
 }  // namespace cuprobe_test
