@@ -69,8 +69,9 @@ cuprobe::json run_teaching(const std::string& name) {
   return cuprobe::parse_json(text.str());
 }
 
-/// The measurement `name` of a results file.
-const cuprobe::json& benchmark(const cuprobe::json& results, const std::string& name) {
+/// The measurement `name` of a results file (a copy: GCC 13 calls a reference returned from a
+/// call with a temporary string argument possibly dangling).
+cuprobe::json benchmark(const cuprobe::json& results, const std::string& name) {
   for (const cuprobe::json& b : results.at("benchmarks").elements())
     if (b.at("name").as_string() == name) return b;
   throw cuprobe::error("the results hold no measurement named " + name);
@@ -109,7 +110,7 @@ CUPROBE_GPU_TEST_CASE("teach_tma_stream: within 0.9 .. 1.1 of suite::tma_streams
     return;
   }
   const cuprobe::json r = run_teaching("teach_tma_stream");
-  const cuprobe::json& b = benchmark(r, "teach.tma_stream");
+  const cuprobe::json b = benchmark(r, "teach.tma_stream");
   CHECK(b.at("params").at("valid").as_bool());
   ex::tma_stream_options so;  // bulk copies over a few sizes, stages and CTAs per SM
   so.run = same_run(b);
@@ -128,7 +129,7 @@ CUPROBE_GPU_TEST_CASE("teach_cache_stream: within 0.9 .. 1.1 of suite::dram_swee
   if (sanitized()) return;
   const auto dev = cuprobe::device_info::query();
   const cuprobe::json r = run_teaching("teach_cache_stream");
-  const cuprobe::json& b = benchmark(r, "teach.cache_stream");
+  const cuprobe::json b = benchmark(r, "teach.cache_stream");
   CHECK(b.at("params").at("valid").as_bool());
   const gen::stream_table<gen::type_list<float4>, gen::type_list<cache::cs>,
                           gen::pattern_list<gen::stream_pattern::read>, gen::all_modes,
@@ -152,7 +153,7 @@ CUPROBE_GPU_TEST_CASE("teach_pointer_chase: within 0.9 .. 1.1 of suite::chase_la
   if (sanitized()) return;
   const cuprobe::json r = run_teaching("teach_pointer_chase");
   for (const std::string level : {"l2", "dram"}) {
-    const cuprobe::json& b = benchmark(r, "teach.chase." + level);
+    const cuprobe::json b = benchmark(r, "teach.chase." + level);
     const cuprobe::json& p = b.at("params");
     CHECK(r.at("extra").at("teach_pointer_chase").at(level).at("valid").as_bool());
     const gen::chase_ring ring(std::size_t(p.at("bytes").as_number()));  // the same ring: seed 1
@@ -180,7 +181,7 @@ CUPROBE_GPU_TEST_CASE("teach_wgmma_peak: within 0.9 .. 1.1 of suite::wgmma_throu
     return;
   }
   const cuprobe::json r = run_teaching("teach_wgmma_peak");
-  const cuprobe::json& b = benchmark(r, "teach.wgmma_peak");
+  const cuprobe::json b = benchmark(r, "teach.wgmma_peak");
   CHECK(b.at("params").at("valid").as_bool());
   ex::wgmma_throughput_options so;  // the same configuration: 4 MMAs per group, wait_group<1>
   so.warpgroups = 2;
