@@ -19,6 +19,7 @@ install(FILES
   "${PROJECT_BINARY_DIR}/cuprobeConfig.cmake"
   "${PROJECT_BINARY_DIR}/cuprobeConfigVersion.cmake"
   cmake/cuprobeTesting.cmake
+  cmake/cuprobeCupti.cmake
   cmake/cuprobeArchCheck.cmake
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")

@@ -4,8 +4,9 @@
     compare.py A.json B.json [--threshold 0.02] [--alpha 0.05] [--json OUT]
 
 A is the baseline, B the run under test; ratios are B/A. Both files are results files
-(cuprobe.results/1 or /2, mixed freely) or both are summary files (cuprobe.summary/1: device_report
---summary, or tools/merge_summaries.py's merged file). Comparing a card with the reference H200:
+(cuprobe.results/1, /2 or /3, mixed freely) or both are summary files (cuprobe.summary/1:
+device_report --summary, or tools/merge_summaries.py's merged file). Comparing a card with the
+reference H200:
     compare.py docs/results/h200/summary.json my_summary.json
 
 Results files: a measurement of A matches the one of B with the same name and the same params

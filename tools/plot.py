@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot cuprobe results files (schema cuprobe.results/1 or /2) as PNG.
+"""Plot cuprobe results files (schema cuprobe.results/1, /2 or /3) as PNG.
 
   plot.py line    RESULTS.json --x PARAM --y METRIC [--series PARAM] [--logx] [--logy] -o OUT.png
   plot.py heatmap RESULTS.json --x PARAM --y PARAM --value METRIC [--agg max|median|min]
@@ -16,8 +16,8 @@
 
 FIELD / PARAM / METRIC are dotted paths into one benchmark of the file: "params.threads",
 "rates.gb_per_s", "summary.median", "name", "unit" (a bare word other than name, unit and
-samples means "params.<word>"). In a /1 file each benchmark also reads as /2 does: "unit" is
-"seconds" and "samples" are its samples_s.
+samples means "params.<word>"). In a /1 file each benchmark also reads as /2 and /3 do: "unit"
+is "seconds" and "samples" are its samples_s.
 Select benchmarks with --where KEY=VALUE (repeatable; KEY a dotted path, VALUE compared as
 text) and --name-prefix PREFIX. Titles default to the device name and the selection.
 
@@ -83,7 +83,7 @@ def load(paths, where, prefix):
         benches = doc.get("benchmarks") if doc else None
         if reason is None and doc.get("schema") not in schema.RESULTS_SCHEMAS:
             reason = (f"$.schema is {schema.kind_of(doc.get('schema'))}, not a results schema "
-                      f"(plot.py reads {' and '.join(schema.RESULTS_SCHEMAS)})")
+                      f"(plot.py reads {', '.join(schema.RESULTS_SCHEMAS)})")
         elif reason is None and not isinstance(benches, list):
             reason = f"$.benchmarks is {schema.kind_of(benches)}, expected a list"
         elif reason is None:

@@ -5,7 +5,7 @@
 
 Every number on the page is read from the JSON/CSV files in RESULTS_DIR (written by the
 examples on the GPU); nothing is typed in. The target column gives the project's target for a figure, where it has one.
-summary.json (cuprobe.summary/1) is needed; the examples' files (cuprobe.results/1 or /2) and
+summary.json (cuprobe.summary/1) is needed; the examples' files (cuprobe.results/1, /2 or /3) and
 ncu_dram.csv are optional: a missing one leaves its section out.
 
 Each file is read and checked with tools/validate_results.py's rules; a bad one (unreadable,

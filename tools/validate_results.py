@@ -3,25 +3,30 @@
 
     tools/validate_results.py FILE [FILE ...]
 
-Knows "cuprobe.results/1", "cuprobe.results/2" and "cuprobe.summary/1". Checks every file it is
-given and prints one line per file: "PATH: valid", or "PATH: REASON" (a file that cannot be read
-or parsed, or the schema problems found in it, several joined by "; "). Exits 0 when every file
-is valid, 1 when any is not, 2 on a usage error. Standard library only.
+Knows "cuprobe.results/1", "/2" and "/3" (the current one: /2 plus each benchmark's hardware
+"counters" and "options.counters"), "cuprobe.summary/1", "cuprobe.ceilings/1" and the peer
+tools' records. Checks every file it is given and prints one line per file: "PATH: valid", or
+"PATH: REASON" (a file that cannot be read or parsed, or the schema problems found in it,
+several joined by "; "). Exits 0 when every file is valid, 1 when any is not, 2 on a usage
+error. Standard library only.
 
-This file is also the schema module of tools/plot.py and tools/results_md.py (they import
-load_json, check_doc and load_checked from it), so the three tools agree on what a valid file is.
+This file is also the schema module of tools/plot.py, results_md.py, compare.py, roofline.py
+and merge_summaries.py (they import load_json, check_doc, load_checked and the schema lists
+from it), so the tools agree on what a valid file is.
 
 Choices:
 - The field rules are data (RULES, below): an object is a dict of key -> rule; a key ending in
-  "?" is optional (absent or null: cuprobe writes non-finite and unknown numbers as null); a rule
-  is a type name from TYPES, a nested dict (an object with its own rules), a one-element list
-  [rule] (a list whose items each follow rule) or a tuple (one of these strings). What cannot be
-  said as a type (samples against their unit, summary against samples, rates.seconds against
-  the median) is in CHECKS, per schema. Keys the rules do not name are allowed (adding keys
-  keeps a schema's version).
+  "?" is optional (absent or null: cuprobe writes non-finite and unknown numbers as null), one
+  ending in "~" must be present but may be null (/3's "counters": null when none were asked
+  for); a rule is a type name from TYPES, a nested dict (an object with its own rules), a
+  one-element list [rule] (a list whose items each follow rule) or a tuple (one of these
+  strings). What cannot be said as a type (samples against their unit, summary against samples,
+  rates.seconds against the median; /3: each counter metric named once, "missing" non-empty
+  exactly when there are no values, the limiting unit read from a counted metric) is in CHECKS,
+  per schema. Keys the rules do not name are allowed (adding keys keeps a schema's version).
 - Device fields beyond name, compute_capability, uuid and sm_count are optional, but typed when
   present, so a reader may format them without guarding types, only presence.
-- "num" is a finite number and never true/false; "int" is a JSON integer.
+- "num" is a finite number and never true/false; "int" is a JSON integer, "uint" one >= 0.
 """
 import gzip
 import json
@@ -35,6 +40,8 @@ import sys
 TYPES = {  # type name -> (test, what the message calls it)
     "str": (lambda v: isinstance(v, str), "a string"),
     "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "uint": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+             "a non-negative integer"),
     "num": (lambda v: is_num(v), "a finite number"),
     "pos": (lambda v: is_num(v) and v > 0, "a positive number"),
     "bool": (lambda v: isinstance(v, bool), "true or false"),
@@ -42,7 +49,7 @@ TYPES = {  # type name -> (test, what the message calls it)
     "list": (lambda v: isinstance(v, list), "a list"),
 }
 
-# cuprobe.results/2: the unit of a benchmark's samples -> the type of each sample.
+# cuprobe.results/2 and /3: the unit of a benchmark's samples -> the type of each sample.
 SAMPLE_UNITS = {"seconds": "pos", "cycles": "pos", "nanoseconds": "pos", "value": "num"}
 
 META = {"library?": "str", "library_version": "str", "date": "str", "command_line": "str",
@@ -80,11 +87,18 @@ BENCH_COMMON = {
 }
 BENCH_V1 = {**BENCH_COMMON, "samples_s": ["pos"], "summary": SUMMARY_V1}
 BENCH_V2 = {**BENCH_COMMON, "unit": tuple(SAMPLE_UNITS), "samples": "list", "summary": SUMMARY_V2}
+# /3: the hardware counters of the pass after the timed samples (CUPTI); null: none asked for.
+COUNTERS = {"spec": "str", "chip": "str", "passes": "uint", "range~": ("kernel", "sample"),
+            "ranges": "uint", "per_range": "pos", "missing": "str",
+            "values": [{"metric": "str", "label": "str", "value": "num", "unit": "str"}],
+            "limiting_unit~": {"unit": "str", "percent": "num", "metric": "str"}}
+BENCH_V3 = {**BENCH_V2, "options?": {"counters": "str"}, "counters~": COUNTERS}
 RESULTS_COMMON = {"schema": "str", "meta": META, "device": DEVICE, "extra": "obj"}
 
 RULES = {  # schema name -> rules of the whole document
     "cuprobe.results/1": {**RESULTS_COMMON, "benchmarks": [BENCH_V1]},
     "cuprobe.results/2": {**RESULTS_COMMON, "benchmarks": [BENCH_V2]},
+    "cuprobe.results/3": {**RESULTS_COMMON, "benchmarks": [BENCH_V3]},
     # sources and clocks: written by tools/merge_summaries.py only.
     "cuprobe.summary/1": {"schema": "str", "device": DEVICE, "commit": "str", "command": "str",
                           "date": "str", "metrics": "obj", "sources?": "obj", "clocks?": "obj",
@@ -106,7 +120,7 @@ RULES = {  # schema name -> rules of the whole document
                                               "seconds": "num", "algbw_gbps": "num",
                                               "busbw_gbps": "num", "valid": "bool"}]},
 }
-RESULTS_SCHEMAS = ("cuprobe.results/1", "cuprobe.results/2")
+RESULTS_SCHEMAS = ("cuprobe.results/1", "cuprobe.results/2", "cuprobe.results/3")
 SUMMARY_SCHEMAS = ("cuprobe.summary/1",)
 CEILINGS_SCHEMAS = ("cuprobe.ceilings/1",)  # same metrics vocabulary as a summary
 MAX_PROBLEMS = 8  # problems quoted in one line; the rest are counted
@@ -141,10 +155,13 @@ def check_value(v, rule, where, problems):
             problems.append(f"{where} is {kind_of(v)}, expected an object")
             return
         for key, sub in rule.items():
-            optional, name = key.endswith("?"), key.rstrip("?")
+            name, mark = key.rstrip("?~"), key[-1]
             if v.get(name) is None:
-                if not optional:
-                    problems.append(f"{where}.{name} is " + ("null" if name in v else "missing"))
+                if name not in v and mark != "?":
+                    problems.append(f"{where}.{name} is missing"
+                                    + (" (it may be null, never absent)" if mark == "~" else ""))
+                elif mark not in "?~":
+                    problems.append(f"{where}.{name} is null")
                 continue
             check_value(v[name], sub, f"{where}.{name}", problems)
     elif isinstance(rule, list):
@@ -213,8 +230,8 @@ def checks_results_v2(d, problems):
 
 
 def _seconds_agree(b, unit, w, problems):
-    """/2: rates.seconds is the median time per iteration: null for 'value', and for 'cycles'
-    without a clock (rates.clock_mhz null: nothing to convert with)."""
+    """/2 and /3: rates.seconds is the median time per iteration: null for 'value', and for
+    'cycles' without a clock (rates.clock_mhz null: nothing to convert with)."""
     rates, summ = b.get("rates"), b.get("summary")
     if not isinstance(rates, dict):
         return
@@ -242,6 +259,36 @@ def _seconds_agree(b, unit, w, problems):
                         f"{expected!r} s")
 
 
+def checks_results_v3(d, problems):
+    """/3 = /2 plus each benchmark's counters (null, or an object whose types the rules check)."""
+    checks_results_v2(d, problems)
+    for i, b in _benchmarks(d):
+        c, w = b.get("counters"), f"$.benchmarks[{i}].counters"
+        if not isinstance(c, dict) or not isinstance(c.get("values"), list):
+            continue  # null (none asked for), or reported by the rules
+        values = c["values"]
+        metrics = [x["metric"] for x in values
+                   if isinstance(x, dict) and isinstance(x.get("metric"), str)]
+        twice = sorted({m for m in metrics if metrics.count(m) > 1})
+        if twice:
+            more = f" (and {len(twice) - 1} other metrics more than once)" if len(twice) > 1 else ""
+            problems.append(f"{w}.values names {twice[0]!r} {metrics.count(twice[0])} times{more}; "
+                            f"each metric is counted once")
+        missing = c.get("missing")
+        if isinstance(missing, str) and not values and not missing:
+            problems.append(f"{w}.values is empty but {w}.missing is ''; it says why there are "
+                            f"no values")
+        elif isinstance(missing, str) and values and missing:
+            n = f"{len(values)} value" + "s" * (len(values) > 1)
+            problems.append(f"{w}.missing is {kind_of(missing)} but {w}.values holds {n}; it is "
+                            f"'' when there are values")
+        lim = c.get("limiting_unit")
+        lim_metric = lim.get("metric") if isinstance(lim, dict) else None
+        if isinstance(lim_metric, str) and lim_metric not in metrics:
+            problems.append(f"{w}.limiting_unit.metric is {lim_metric!r}, not among the "
+                            f"metrics of {w}.values")
+
+
 def checks_summary_v1(d, problems):
     for field, test, what in (("metrics", is_num, "a finite number"), ("clocks", is_num, "a finite number"),
                               ("sources", lambda v: isinstance(v, str), "a string (a command line)"),
@@ -253,6 +300,7 @@ def checks_summary_v1(d, problems):
 
 
 CHECKS = {"cuprobe.results/1": checks_results_v1, "cuprobe.results/2": checks_results_v2,
+          "cuprobe.results/3": checks_results_v3,
           "cuprobe.summary/1": checks_summary_v1, "cuprobe.ceilings/1": checks_summary_v1,
           "cuprobe.sparse_peer/1": lambda doc, problems: None,
           "cuprobe.torch_collectives/1": lambda doc, problems: None}

@@ -70,6 +70,10 @@
 
 #include "cuprobe/measure/bus.cuh"
 #include "cuprobe/measure/ceilings.cuh"
+#include "cuprobe/measure/counter_checks.cuh"
+#include "cuprobe/measure/counter_pass.cuh"
+#include "cuprobe/measure/counter_sets.cuh"
+#include "cuprobe/measure/cupti.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/flags.cuh"

@@ -2,9 +2,11 @@
 cuprobe_host_test(measure)
 cuprobe_host_test(ceilings)  # measure/ceilings.cuh, core/json_parse.cuh
 cuprobe_host_test(calibrate)  # calibrate/ceilings.cuh (the plan, the keys, when to measure)
+cuprobe_host_test(counters)  # measure/counter_sets, counter_checks, cupti (host profiler on GH100)
 cuprobe_gpu_test(measure)
 cuprobe_gpu_test(measure_fault)  # a kernel fault inside measure(), in a child process
 cuprobe_gpu_test(calibrate)  # ensure_ceilings and measure_ceilings on this card
+cuprobe_gpu_test(counters)  # counters through CUPTI in measurements: bytes, flags, sectors, timing
 cuprobe_add_sass_test(timer_region_keeps_clock_reads_around_work
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "timed_chain"
   BETWEEN "SR_CLOCKLO" "SR_CLOCKLO" CHECK "FFMA == 64" "!LDG|STG")
@@ -22,3 +24,12 @@ add_test(NAME gpu.ceilings_e2e
           "${PROJECT_SOURCE_DIR}")
 set_tests_properties(gpu.ceilings_e2e PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 700
                      RUN_SERIAL TRUE)
+# The headers without CUPTI (CUPROBE_WITHOUT_CUPTI, as CUPROBE_WITH_CUPTI=OFF sets it): a program
+# of its own, since the define must precede every include.
+add_executable(host_without_cupti ${CMAKE_CURRENT_SOURCE_DIR}/host/without_cupti.cu)
+target_link_libraries(host_without_cupti PRIVATE cuprobe::cuprobe doctest::doctest)
+target_compile_definitions(host_without_cupti PRIVATE CUPROBE_WITHOUT_CUPTI)
+target_compile_options(host_without_cupti PRIVATE ${CUPROBE_TEST_WARNINGS})
+add_test(NAME host.without_cupti COMMAND host_without_cupti)
+set_tests_properties(host.without_cupti PROPERTIES LABELS host
+                     FAIL_REGULAR_EXPRESSION "test cases: +0 +[|]")

@@ -557,7 +557,7 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   CHECK(std::system((py + " " + validator + " " + path).c_str()) == 0);
   const std::string check =
       py + " -c \"import json; d=json.load(open('" + path + "'));" + " b=d['benchmarks'][0];" +
-      " assert d['schema']=='cuprobe.results/2';" +
+      " assert d['schema']=='cuprobe.results/3';" +
       " assert b['name']=='dram.read \\\"float4\\\"', b['name'];" +
       " assert b['unit']=='seconds';" + " assert b['samples']==[0.001,0.002,0.003,0.004];" +
       " assert b['work']['working_set_bytes']==8e9;" + " assert b['summary']['median']==0.0025;" +
@@ -578,7 +578,7 @@ TEST_CASE("results and summary JSON round-trip through Python's json") {
   cuprobe::write_text("host_measure_summary.json", sdoc.dump(2));
   CHECK(std::system((py + " " + validator + " host_measure_summary.json").c_str()) == 0);
   // The validator rejects a broken file.
-  cuprobe::write_text("host_measure_bad.json", "{\"schema\": \"cuprobe.results/2\"}");
+  cuprobe::write_text("host_measure_bad.json", "{\"schema\": \"cuprobe.results/3\"}");
   CHECK(std::system((py + " " + validator + " host_measure_bad.json > /dev/null").c_str()) != 0);
 }
 

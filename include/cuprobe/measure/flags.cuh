@@ -8,7 +8,9 @@
 // every flag, when it fires and its sentence: throttling, clock_unknown, above_dram_peak,
 // above_memory_peak, above_compute_peak, above_bus_rate (bus_rate_flag;
 // cuprobe_suite/system_memory.cuh), cache_resident, working_set_unknown, launch_bound,
-// debug_build, noisy, few_samples (the runner adds above_measured_ceiling and ceiling_stale).
+// debug_build, noisy, few_samples (the runner adds above_measured_ceiling and ceiling_stale, and
+// from the hardware counters declared_work_mismatch, sector_model_mismatch and a counted
+// cache_resident: measure/counter_checks.cuh).
 // Unknown inputs are std::optional: a flag whose inputs are unknown does not fire (and
 // clock_unknown / working_set_unknown say what could not be checked).
 #pragma once
@@ -34,7 +36,8 @@ struct flag_code {
   ///@{
   static const flag_code throttling, clock_unknown, above_dram_peak, above_memory_peak,
       above_compute_peak, above_bus_rate, cache_resident, working_set_unknown, launch_bound,
-      debug_build, noisy, few_samples, above_measured_ceiling, ceiling_stale;
+      debug_build, noisy, few_samples, above_measured_ceiling, ceiling_stale,
+      declared_work_mismatch, sector_model_mismatch;
   ///@}
 };
 inline constexpr flag_code flag_code::throttling{"throttling"};
@@ -51,6 +54,8 @@ inline constexpr flag_code flag_code::noisy{"noisy"};
 inline constexpr flag_code flag_code::few_samples{"few_samples"};
 inline constexpr flag_code flag_code::above_measured_ceiling{"above_measured_ceiling"};
 inline constexpr flag_code flag_code::ceiling_stale{"ceiling_stale"};
+inline constexpr flag_code flag_code::declared_work_mismatch{"declared_work_mismatch"};
+inline constexpr flag_code flag_code::sector_model_mismatch{"sector_model_mismatch"};
 /// The code's name: "noisy".
 inline const char* to_string(flag_code c) { return c.name; }
 

@@ -18,7 +18,8 @@
 // rounds; the warm-up alternates too; flush_l2 and rest_ms apply before every contestant's
 // sample. CUDA graphs are refused (every contestant is launched as it is). A contestant's
 // `after` runs after each of its samples, outside the timed region (examples/gemm reads each
-// launch's in-kernel clock there).
+// launch's in-kernel clock there). Counters (run_options::counters) are collected for each
+// contestant in a pass of its own after the rounds.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -69,6 +70,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   for (const auto& c : cs) require(bool(c.launch), who + ": contestant '" + c.name + "' is empty");
   if (profile_mode_from_env()) opt.profile = true;
   auto& rd = detail::runner_device::current();
+  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
   std::optional<cuda_stream> own;
   if (!opt.stream) own.emplace();
   const cudaStream_t s = opt.stream ? opt.stream : own->get();
@@ -129,6 +131,18 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   round_opt.rest_ms = 0;            // rested per contestant above
   const measurement rounds =
       detail::run_protocol(rd, name, sample_unit::seconds, {}, round_opt, s, warm, take);
+  // Each contestant's counters, in a pass of their own after the rounds (its batch of launches).
+  for (std::size_t c = 0; c < n; ++c)
+    detail::counter_pass(
+        out[c], prof, s, double(batch * opt.iterations), detail::wait_limit{opt.watchdog_s}.now,
+        [&] {
+          for (std::size_t b = 0; b < batch; ++b)
+            cs[c].launch(launch_context{s, 0, b % opt.rotations, false});
+          CUPROBE_CHECK_LAUNCH("the measured callable (counters)");
+        },
+        [&] {
+          if (flush) (*rd.flush)(s);
+        });
   for (auto& m : out) {
     m.env.before = rounds.env.before;
     m.env.after = rounds.env.after;

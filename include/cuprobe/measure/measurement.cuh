@@ -29,6 +29,7 @@
 #include "cuprobe/core/launch.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/ceilings.cuh"
+#include "cuprobe/measure/counter_sets.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/flags.cuh"
 #include "cuprobe/measure/stopping_rule.cuh"
@@ -100,6 +101,11 @@ struct work {
   std::optional<model::op_kind> op_kind;
   /// The wgmma input type of tensor-core FLOP: places the FLOP rate against its tensor ceiling.
   std::optional<model::tensor_type> tensor_type;
+  /// The sector model of the global loads and stores: sectors per request (model/access.cuh),
+  /// checked against the counted ones when the `access` counters are collected.
+  ///@{
+  std::optional<double> load_sectors_per_request, store_sectors_per_request;
+  ///@}
 
   double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
   /// Work that moves `read` + `written` bytes, counted as `accounting` says; with_source and
@@ -146,6 +152,13 @@ struct work {
     tensor_type = t;
     return *this;
   }
+  /// Declares the sector model: sectors per global load request and, optionally, per store
+  /// request (load_sectors_per_request, store_sectors_per_request).
+  work& with_sector_model(std::optional<double> load, std::optional<double> store = {}) {
+    load_sectors_per_request = load;
+    store_sectors_per_request = store;
+    return *this;
+  }
 };
 
 /// How the protocol runs. validate_options() (measure/runner.cuh) checks every field against
@@ -172,6 +185,11 @@ struct run_options {
   /// samples"); 0 .. 60000 ms. The stopping rule's wall time includes the rests.
   double rest_ms = 0;
   cudaStream_t stream = nullptr;  ///< nullptr: the runner uses a stream of its own
+  /// Hardware counters to collect in a pass of their own after the timed samples: set names
+  /// (dram, l2, l1, access, tensor, sol) and raw metric names, comma-separated
+  /// (measure/counter_sets.cuh, docs/counters.md). "": the environment's CUPROBE_COUNTERS, else
+  /// none; "none": none, whatever the environment says.
+  std::string counters;
   /// The per-sample hook: called after each timed sample (not the warm-up) once the runner's
   /// stream has finished its work, outside the timed region, with the sample's launch_context.
   /// Read the kernel's own records here (region_timer::read, clock_mhz_of, counters) and keep
@@ -235,6 +253,8 @@ struct measurement {
   /// The main rate against the matching ceiling of this card (measure/ceilings.cuh), when the
   /// declared work has one.
   std::optional<placement> ceiling;
+  /// The hardware counters of the counter pass (run_options::counters), or why there are none.
+  counters::result counters;
 
   /// Records the launch shape (launch).
   measurement& with_launch(const launch_shape& s) {

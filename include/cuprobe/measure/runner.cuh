@@ -33,6 +33,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -46,6 +47,8 @@
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
 #include "cuprobe/core/watchdog.cuh"
+#include "cuprobe/measure/counter_checks.cuh"
+#include "cuprobe/measure/counter_pass.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/launch_overhead.cuh"
@@ -105,6 +108,7 @@ struct runner_device {
   std::unique_ptr<l2_flush> flush;
   std::optional<launch_overhead> overhead;
   std::optional<ceilings> ceil;
+  std::map<std::string, std::unique_ptr<counters::profiler>> profilers;
 
   static runner_device& current() {
     static std::vector<std::unique_ptr<runner_device>> per_device;
@@ -114,13 +118,26 @@ struct runner_device {
     if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
     if (!per_device[dev]) {
       auto info = device_info::query(dev);
-      per_device[dev].reset(new runner_device{info, environment_probe(info.uuid), nullptr, {}, {}});
+      per_device[dev].reset(
+          new runner_device{info, environment_probe(info.uuid), nullptr, {}, {}, {}});
     }
     return *per_device[dev];
   }
   const launch_overhead& overheads() {
     if (!overhead) overhead = measure_launch_overhead();
     return *overhead;
+  }
+  /// The profiler of the counter request `spec` on this device (nullptr for ""), set up once;
+  /// parse errors and metrics the chip lacks throw here, before any launch, and why counters
+  /// cannot be collected at all is said once on stderr.
+  counters::profiler* profiler_for(const std::string& spec) {
+    if (spec.empty()) return nullptr;
+    if (auto it = profilers.find(spec); it != profilers.end()) return it->second.get();
+    auto p = std::make_unique<counters::profiler>(counters::parse(spec));
+    if (!p->ready() && !p->missing().empty())
+      std::fprintf(stderr, "cuprobe: counters \"%s\" are not collected: %s\n", spec.c_str(),
+                   p->missing().c_str());
+    return profilers.emplace(spec, std::move(p)).first->second.get();
   }
   /// This device's ceilings (measure/ceilings.cuh), loaded on first use; a file that cannot be
   /// used is named once on stderr.
@@ -248,7 +265,8 @@ class graph_set {
 /// adds the seconds it took to `accumulated`; each waits on the GPU at most `limit_s`.
 template <class Warm, class Take>
 measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, work declared,
-                         run_options opt, cudaStream_t s, Warm&& warm, Take&& take) {
+                         run_options opt, cudaStream_t s, Warm&& warm, Take&& take,
+                         counters::profiler* prof = nullptr) {
   measurement m;
   m.name = std::move(name);
   m.declared = std::move(declared);
@@ -301,6 +319,16 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
         break;
       }
     }
+    // The counters, in a pass of their own: one more sample per replay pass, untimed.
+    counter_pass(
+        m, prof, s, per * double(opt.batch), limit.now,
+        [&] {
+          double untimed = 0;
+          (void)take(0, untimed, limit.now);
+        },
+        [&] {
+          if (opt.flush_l2) (*rd.flush)(s);
+        });
   }
   in_phase(m.name, "the final synchronisation", limit.now, [&] { wait_for(s, "", limit.now); });
   m.env.after = rd.probe.sample();
@@ -432,6 +460,7 @@ inline void finish_measurement(measurement& m, const device_info& dev,
   in.noise_threshold = m.options.noise_threshold;
   in.samples = m.stats.count;
   m.flags = evaluate_flags(in);
+  apply_counter_flags(m, double(dev.l2_bytes));
   if (c) place_measurement(m, dev, *c);
 }
 
@@ -442,6 +471,7 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
   validate_options(opt, "measure(\"" + name + "\")");
   if (profile_mode_from_env()) opt.profile = true;
   auto& rd = detail::runner_device::current();
+  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
   std::optional<cuda_stream> own;
   if (!opt.stream) own.emplace();
   const cudaStream_t s = opt.stream ? opt.stream : own->get();
@@ -476,7 +506,7 @@ measurement measure(std::string name, Launch&& launch, work declared = {}, run_o
     return t / static_cast<double>(batch);
   };
   measurement m = detail::run_protocol(rd, std::move(name), sample_unit::seconds,
-                                       std::move(declared), opt, s, warm, take);
+                                       std::move(declared), opt, s, warm, take, prof);
   if (!opt.profile)
     m.launch_floor_s =
         rd.overheads().floor_s(batch, opt.graph ? launch_path::graph : launch_path::stream);
@@ -498,6 +528,7 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
               "its own sample, so leave batch = 1 and graph = false");
   if (profile_mode_from_env()) opt.profile = true;
   auto& rd = detail::runner_device::current();
+  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
   std::optional<cuda_stream> own;
   if (!opt.stream) own.emplace();
   const cudaStream_t s = opt.stream ? opt.stream : own->get();
@@ -513,8 +544,8 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
     require(std::isfinite(v), "the sampler returned " + std::to_string(v) + ", not a number");
     return v;
   };
-  measurement m =
-      detail::run_protocol(rd, std::move(name), unit, std::move(declared), opt, s, warm, take);
+  measurement m = detail::run_protocol(rd, std::move(name), unit, std::move(declared), opt, s, warm,
+                                       take, prof);
   finish_measurement(m, rd.info, &rd.ceilings_of());
   return m;
 }

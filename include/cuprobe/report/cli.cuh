@@ -6,11 +6,13 @@
 //   cuprobe::run_options o = cli.run_options();          // --profile reaches every measurement
 //   const long long passes = cli.get_integer("--passes");
 //
-//   --json PATH   write the results (schema cuprobe.results/2)
+//   --json PATH   write the results (schema cuprobe.results/3)
 //   --csv PATH    write one CSV row per measurement
 //   --quick       the short setting (fewer points and samples), for CI-like checks
 //   --small       arrays small enough for compute-sanitizer (every example under a minute)
 //   --profile     run each benchmark exactly once (for ncu); CUPROBE_PROFILE=1 does the same
+//   --counters C  hardware counters for every measurement, in a pass after its timed samples
+//                 (sets and metric names: docs/counters.md); CUPROBE_COUNTERS=C does the same
 //   --help        print the usage (with every option's range) and exit
 //
 // Numbers are parsed strictly (decimal, nothing after them, no hex, NaN or infinity, within the
@@ -89,6 +91,7 @@ struct cli {
   bool quick = false;                        ///< --quick: the short setting
   bool small = false;                        ///< --small: arrays small enough for compute-sanitizer
   bool profile = false;                      ///< --profile: every benchmark once, for ncu
+  std::string counters;                      ///< --counters: the counter request ("": none)
   std::map<std::string, std::string> extra;  ///< example-specific "--name value" options
   std::vector<cli_option> declared;          ///< the example's own options
 
@@ -116,10 +119,11 @@ struct cli {
     return static_cast<long long>(get_number(name));
   }
   /// The run options every measurement of the example starts from (profile mode set by
-  /// --profile).
+  /// --profile, the counters by --counters).
   cuprobe::run_options run_options() const {
     cuprobe::run_options o;
     o.profile = profile;
+    o.counters = counters;
     return o;
   }
   /// Samples per measurement: `full`, `quick` with --quick, and at most 2 with --small (under
@@ -164,7 +168,9 @@ struct cli {
                       "  --csv PATH    write the results as CSV\n"
                       "  --quick       short setting\n"
                       "  --small       small arrays (for compute-sanitizer)\n"
-                      "  --profile     each benchmark once (for ncu)\n";
+                      "  --profile     each benchmark once (for ncu)\n"
+                      "  --counters C  hardware counters per measurement: dram, l2, l1, access,\n"
+                      "                tensor, sol or metric names, comma-separated\n";
       for (const auto& e : extra_options) u += e.usage();
       return u;
     };
@@ -189,6 +195,11 @@ struct cli {
         c.small = true;
       } else if (a == "--profile") {
         c.profile = true;
+      } else if (a == "--counters") {
+        c.counters = value();
+        (void)counters::parse(c.counters);  // one sentence for a bad name, before any launch
+        // every measurement of the program, also those made with options of their own
+        setenv("CUPROBE_COUNTERS", c.counters.c_str(), 1);
       } else {
         const cli_option* o = c.find(a);
         require(o != nullptr, "unknown option '" + a + "'\n" + usage());

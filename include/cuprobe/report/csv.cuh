@@ -3,13 +3,16 @@
 //   cuprobe::write_text(path, cuprobe::measurements_csv(results));   // core/file.cuh
 //
 // Columns: name, every parameter key seen (in first-seen order), then the sample unit, the
-// summary in that unit, the rates, the clock and the flags. Unknown values are empty cells.
+// summary in that unit, the rates, the clock, the flags, the limiting unit and its share, and one
+// column per counted metric seen ("counter:<metric> [<unit>]", first-seen order; per iteration
+// for counts). Unknown values are empty cells.
 #pragma once
 
 #include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
@@ -52,6 +55,12 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
     if (m.params.is_object())
       for (const auto& kv : m.params.items())
         if (std::find(keys.begin(), keys.end(), kv.first) == keys.end()) keys.push_back(kv.first);
+  std::vector<std::pair<std::string, std::string>> metrics;  // (metric, unit), first seen
+  for (const auto& m : ms)
+    for (const auto& v : m.counters.values)
+      if (std::find_if(metrics.begin(), metrics.end(),
+                       [&](const auto& x) { return x.first == v.metric; }) == metrics.end())
+        metrics.emplace_back(v.metric, v.unit);
   std::vector<std::string> head{"name"};
   head.insert(head.end(), keys.begin(), keys.end());
   for (const char* c : {"unit",
@@ -73,8 +82,12 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
                         "ceiling_fraction",
                         "ceiling_source",
                         "accounting",
-                        "flags"})
+                        "flags",
+                        "limiting_unit",
+                        "limiting_unit_percent"})
     head.emplace_back(c);
+  for (const auto& [metric, unit] : metrics)
+    head.push_back("counter:" + metric + " [" + unit + "]");
   const auto scaled = [](const std::optional<double>& v, double by) {
     return v ? std::optional<double>(*v / by) : std::nullopt;
   };
@@ -104,6 +117,10 @@ inline std::string measurements_csv(const std::vector<measurement>& ms) {
     row.push_back(m.ceiling ? to_string(m.ceiling->source) : "");
     row.push_back(m.declared.accounting);
     row.push_back(flags);
+    const auto lim = counters::limiting_unit(m.counters);
+    row.push_back(lim ? lim->unit : "");
+    row.push_back(lim ? csv_number(lim->percent) : "");
+    for (const auto& mv : metrics) row.push_back(csv_number(m.counters.get(mv.first)));
     out += csv_line(row);
   }
   return out;

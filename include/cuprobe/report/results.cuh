@@ -27,7 +27,7 @@
 namespace cuprobe {
 
 /// The "schema" value of the results files this version writes.
-inline constexpr const char* results_schema = "cuprobe.results/2";
+inline constexpr const char* results_schema = "cuprobe.results/3";
 
 /// The statistics as a JSON object, one key per field.
 inline json to_json(const summary& s) {
@@ -47,6 +47,44 @@ inline json to_json(const summary& s) {
   j["stdev"] = s.stdev;
   j["rel_stdev"] = s.rel_stdev;
   return j;
+}
+
+/// The counters of a measurement as JSON: null when none were asked for (docs/results-schema.md).
+inline json to_json(const counters::result& r) {
+  if (!r.asked()) return json();
+  json c = json::object();
+  c["spec"] = r.spec;
+  c["chip"] = r.chip;
+  c["passes"] = r.passes;
+  c["range"] = r.values.empty() ? json() : json(counters::to_string(r.range));
+  c["ranges"] = r.ranges;
+  c["per_range"] = r.per_range;
+  c["missing"] = r.missing;
+  json v = json::array();
+  for (const auto& x : r.values) {
+    json e = json::object();
+    e["metric"] = x.metric;
+    e["label"] = x.label;
+    e["value"] = x.v;
+    e["unit"] = x.unit;
+    v.push_back(e);
+  }
+  c["values"] = v;
+  json u;
+  if (auto l = counters::limiting_unit(r)) {
+    u = json::object();
+    u["unit"] = l->unit;
+    u["percent"] = l->percent;
+    u["metric"] = l->metric;
+  }
+  c["limiting_unit"] = u;
+  return c;
+}
+
+/// "DRAM 93 %": the limiting unit of `r` for tables, "" when the sol units were not counted.
+inline std::string limiting_text(const counters::result& r) {
+  const auto l = counters::limiting_unit(r);
+  return l ? l->unit + " " + fmt(l->percent, 0) + " %" : std::string();
 }
 
 /// One "benchmarks" entry of the results file: everything the measurement holds.
@@ -102,6 +140,7 @@ inline json to_json(const measurement& m) {
   o["noise_threshold"] = m.options.noise_threshold;
   o["clock_mhz"] = m.options.clock_mhz;
   o["rest_ms"] = m.options.rest_ms;
+  o["counters"] = m.options.counters;
   b["options"] = o;
   b["unit"] = to_string(m.unit);
   b["samples"] = json::array_of(m.samples);
@@ -148,6 +187,7 @@ inline json to_json(const measurement& m) {
     c["stale"] = m.ceiling->stale;
   }
   b["ceiling"] = c;
+  b["counters"] = to_json(m.counters);
   b["stop"] = m.stop_verdict;
   b["wall_s"] = m.wall_s;
   return b;
@@ -208,11 +248,18 @@ class results {
   }
 
   /// One line per measurement: name, params, median (in the sample unit), spread, n, rates,
-  /// flags (every flag but clock_unknown, which the environment section reports).
+  /// flags (every flag but clock_unknown, which the environment section reports), and, when
+  /// any measurement counted the sol units, what stops it (the limiting unit and its share).
+  /// Why counters are missing is said once per reason below the table.
   void print_table(std::FILE* f = stdout) const {
-    table t({"benchmark", "params", "median", "spread", "n", "GB/s", "TFLOP/s", "cyc/op",
-             "of ceiling", "flags"});
-    std::vector<std::string> sources;
+    bool stops = false;
+    for (const auto& m : list_) stops = stops || counters::limiting_unit(m.counters).has_value();
+    std::vector<std::string> head{"benchmark", "params",  "median", "spread",    "n",
+                                  "GB/s",      "TFLOP/s", "cyc/op", "of ceiling"};
+    if (stops) head.emplace_back("what stops it");
+    head.emplace_back("flags");
+    table t(head);
+    std::vector<std::string> sources, missing;
     const auto scaled = [](const std::optional<double>& v, double by) {
       return v ? std::optional<double>(*v / by) : std::nullopt;
     };
@@ -226,19 +273,30 @@ class results {
         for (const auto& kv : m.params.items())
           params += (params.empty() ? "" : " ") + kv.first + "=" +
                     (kv.second.is_string() ? kv.second.as_string() : kv.second.dump());
-      t.add_row({m.name, params, fmt_sample(m.stats.median, m.unit),
-                 fmt(100 * m.stats.spread(), 1) + "%", std::to_string(m.stats.count),
-                 fmt(scaled(m.rate.bytes_per_s, 1e9), 1), fmt(scaled(m.rate.flop_per_s, 1e12), 2),
-                 fmt(m.rate.cycles_per_op, 2),
-                 m.ceiling ? fmt(m.ceiling->fraction, 3) + " " + to_string(m.ceiling->source)
-                           : std::string(),
-                 flags});
+      std::vector<std::string> row{
+          m.name,
+          params,
+          fmt_sample(m.stats.median, m.unit),
+          fmt(100 * m.stats.spread(), 1) + "%",
+          std::to_string(m.stats.count),
+          fmt(scaled(m.rate.bytes_per_s, 1e9), 1),
+          fmt(scaled(m.rate.flop_per_s, 1e12), 2),
+          fmt(m.rate.cycles_per_op, 2),
+          m.ceiling ? fmt(m.ceiling->fraction, 3) + " " + to_string(m.ceiling->source)
+                    : std::string()};
+      if (stops) row.push_back(limiting_text(m.counters));
+      row.push_back(flags);
+      t.add_row(row);
+      const std::string& why = m.counters.missing;
+      if (!why.empty() && std::find(missing.begin(), missing.end(), why) == missing.end())
+        missing.push_back(why);
       if (m.ceiling &&
           std::find(sources.begin(), sources.end(), m.ceiling->source_text) == sources.end())
         sources.push_back(m.ceiling->source_text);
     }
     t.print(f);
     for (const auto& s : sources) std::fprintf(f, "of ceiling: %s\n", s.c_str());
+    for (const auto& w : missing) std::fprintf(f, "counters: not collected: %s\n", w.c_str());
   }
 
   /// How close these measurements come to the card's ceilings, one line per ceiling key: the

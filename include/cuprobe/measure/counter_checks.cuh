@@ -1,0 +1,107 @@
+// cuprobe/measure/counter_checks.cuh: the hardware's count against the declared work, as pure
+// host logic (host-testable from a recorded result).
+//
+//   for (const auto& f : cuprobe::counter_flags(m.declared, m.counters, l2_bytes))
+//     std::printf("%s: %s\n", to_string(f.code), f.message.c_str());
+//
+// Three checks, each a flag with a sentence that names both numbers (docs/counters.md):
+// - cache_resident: work declared as DRAM (data_source::dram, or a working set above the L2)
+//   whose counted DRAM bytes (dram__bytes_read + dram__bytes_write, per iteration) are below half
+//   the declared bytes: the L2 served it, confirmed by counts.
+// - declared_work_mismatch: otherwise, DRAM bytes read or written that differ from the declared
+//   ones by more than the tolerance: 2 % of the declared bytes plus the L2's size per profiled
+//   sample (the L2 may serve up to its size of a sample's reads from the sample before, and hold up
+//   to its size of its writes past the sample's end).
+// - sector_model_mismatch: counted sectors per global load (store) request that differ from the
+//   declared sector model (work::with_sector_model) by more than 2 %.
+// The runner applies them to every measurement whose counters were collected.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuprobe/core/format.cuh"
+#include "cuprobe/measure/counter_sets.cuh"
+#include "cuprobe/measure/flags.cuh"
+#include "cuprobe/measure/measurement.cuh"
+
+namespace cuprobe {
+
+/// The tolerances of counter_flags (see the file comment).
+struct counter_tolerance {
+  double dram_fraction = 0.02;     ///< of the declared bytes, per direction
+  double resident_fraction = 0.5;  ///< counted DRAM bytes below this x declared: cache_resident
+  double sector_fraction = 0.02;   ///< of the modelled sectors per request
+};
+
+/// True when `w` is declared as DRAM work: data_source::dram, or no source and a working set
+/// above `l2_bytes`.
+inline bool declared_dram(const work& w, double l2_bytes) {
+  return w.source == data_source::dram || (w.source == data_source::any && w.working_set_bytes &&
+                                           l2_bytes > 0 && *w.working_set_bytes > l2_bytes);
+}
+
+/// The flags `r` raises against `w` on a card with an L2 of `l2_bytes` (see the file comment).
+inline std::vector<flag> counter_flags(const work& w, const counters::result& r, double l2_bytes,
+                                       const counter_tolerance& tol = {}) {
+  std::vector<flag> out;
+  const auto read = r.get("dram__bytes_read.sum"), written = r.get("dram__bytes_write.sum");
+  if (read && written && w.bytes() > 0 && declared_dram(w, l2_bytes)) {
+    const double counted = *read + *written;
+    const auto bytes = [](double b) { return fmt_bytes(b); };
+    if (counted < tol.resident_fraction * w.bytes()) {
+      out.push_back({flag_code::cache_resident,
+                     "the counters saw " + bytes(counted) + " of DRAM traffic per iteration, " +
+                         percent(counted / w.bytes()) + " of the " + bytes(w.bytes()) +
+                         " declared as DRAM: the L2 served the rest"});
+    } else {
+      const double slack_l2 = l2_bytes / std::max(r.per_range, 1.0);
+      const auto off = [&](double c, double d) {
+        return std::fabs(c - d) > tol.dram_fraction * d + slack_l2;
+      };
+      if (off(*read, w.bytes_read) || off(*written, w.bytes_written))
+        out.push_back({flag_code::declared_work_mismatch,
+                       "the counters saw " + bytes(*read) + " read and " + bytes(*written) +
+                           " written in DRAM per iteration against the declared " +
+                           bytes(w.bytes_read) + " and " + bytes(w.bytes_written) + " (tolerance " +
+                           percent(tol.dram_fraction) + " + the L2's " + bytes(l2_bytes) +
+                           " per profiled sample): the declared work is wrong"});
+    }
+  }
+  const auto sectors = [&](const std::optional<double>& model, const char* op) {
+    const auto name = [&](const char* what) {
+      return std::string("l1tex__t_") + what + "_pipe_lsu_mem_global_op_" + op + ".sum";
+    };
+    const auto req = r.get(name("requests")), sec = r.get(name("sectors"));
+    if (!model || !req || !sec || !(*req > 0)) return;
+    const double counted = *sec / *req;
+    if (std::fabs(counted - *model) > tol.sector_fraction * *model)
+      out.push_back({flag_code::sector_model_mismatch,
+                     "the counters saw " + fmt(counted, 3) + " sectors per global " +
+                         (op[0] == 'l' ? "load" : "store") + " request against the model's " +
+                         fmt(*model, 3) + ": the access pattern is not the one modelled"});
+  };
+  sectors(w.load_sectors_per_request, "ld");
+  sectors(w.store_sectors_per_request, "st");
+  return out;
+}
+
+/// Adds counter_flags to m.flags; a counted cache_resident joins the working-set rule's flag
+/// when that one was raised already (one flag, both sentences).
+inline void apply_counter_flags(measurement& m, double l2_bytes) {
+  if (m.counters.values.empty()) return;
+  for (auto& f : counter_flags(m.declared, m.counters, l2_bytes)) {
+    bool joined = false;
+    for (auto& g : m.flags)
+      if (f.code == flag_code::cache_resident && g.code == flag_code::cache_resident) {
+        g.message += "; " + f.message;
+        joined = true;
+      }
+    if (!joined) m.flags.push_back(std::move(f));
+  }
+}
+
+}  // namespace cuprobe

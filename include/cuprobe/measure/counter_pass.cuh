@@ -1,0 +1,78 @@
+// cuprobe/measure/counter_pass.cuh: the runner's counter pass, after a measurement's timed
+// samples (measure/runner.cuh and measure/interleave.cuh call it; docs/counters.md).
+//
+//   const std::string spec = cuprobe::detail::counter_spec(opt);   // options, else environment
+//   cuprobe::detail::counter_pass(m, profiler, stream, per_range, limit_s, once, before);
+//
+// The pass re-runs one sample per replay pass, untimed, with each kernel a range of its own (one
+// range around the sample for graph replays); where kernel ranges fail it falls back to one range
+// per sample, and a failure of both is kept as m.counters.missing: the timed result stands.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cuprobe/core/error.cuh"
+#include "cuprobe/core/watchdog.cuh"
+#include "cuprobe/measure/cupti.cuh"
+#include "cuprobe/measure/measurement.cuh"
+#include "cuprobe/measure/nvtx.cuh"
+
+namespace cuprobe::detail {
+
+/// The counter request of `o`: run_options::counters, else CUPROBE_COUNTERS; "" for none (and
+/// for "none", and in profile mode, where ncu owns the counters).
+inline std::string counter_spec(const run_options& o) {
+  if (o.profile || o.counters == "none") return "";
+  if (!o.counters.empty()) return o.counters;
+  const char* e = std::getenv("CUPROBE_COUNTERS");
+  return e && std::string(e) != "none" ? e : "";
+}
+
+/// The counter pass of measurement `m`, after its timed samples: `once` enqueues one sample's
+/// work on `s` (covering `per_range` launches x iterations), `before` runs outside the profiled
+/// ranges (the L2 flush); each kernel is a range, or the whole sample for graph replays. A failure
+/// is kept as m.counters.missing; the timed result stands.
+template <class Once, class Before>
+void counter_pass(measurement& m, counters::profiler* prof, cudaStream_t s, double per_range,
+                  double limit_s, Once&& once, Before&& before) {
+  const auto kind = m.options.graph ? counters::range_kind::sample : counters::range_kind::kernel;
+  if (!prof) return;
+  m.counters = counters::result{};
+  m.counters.spec = prof->req().spec;
+  if (!prof->ready()) {
+    m.counters.missing = prof->missing();
+    return;
+  }
+  const auto attempt = [&](counters::range_kind k) -> std::string {
+    try {
+      nvtx_range range("counters", m.options.nvtx);
+      watchdog_guard guard("measure(\"" + m.name + "\"), counters", limit_s);
+      m.counters = prof->collect(once, s, per_range, before, limit_s, k);
+      return "";
+    } catch (const error& e) {
+      if (is_device_fault(e.code())) throw;  // the context is lost: nothing later can run
+      std::string w = e.what();
+      return w.erase(0, w.compare(0, 9, "cuprobe: ") == 0 ? 9 : 0);
+    }
+  };
+  std::string why = attempt(kind);
+  if (!why.empty() && kind == counters::range_kind::kernel) {
+    // kernel ranges refused (a driver or CUPTI without auto ranges under user replay): one range
+    // around the sample still counts every byte, said once per process
+    static bool said = false;
+    if (!said)
+      std::fprintf(stderr, "cuprobe: counters: kernel ranges failed (%s); one range per sample\n",
+                   why.c_str());
+    said = true;
+    why = attempt(counters::range_kind::sample);
+  }
+  if (!why.empty()) {
+    m.counters = counters::result{};
+    m.counters.spec = prof->req().spec;
+    m.counters.missing = "the counter pass failed: " + why;
+  }
+}
+
+}  // namespace cuprobe::detail
