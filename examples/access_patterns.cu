@@ -11,13 +11,17 @@
 // --quick: offsets every 16 B, strides 1, 2, 4 .. 32; --small: two widths, a few patterns, small
 // arrays (for compute-sanitizer; not DRAM figures). --ncu-set PATH: the ncu test set only, each
 // pattern launched once (the L2 working set, one pass), in the order of PATH's rows, which hold
-// the model's sectors and requests per launch. The experiments are cuprobe_suite/access.cuh.
+// the model's sectors and requests per launch. --counters access: the sectors per request the
+// hardware counted at every point, beside the model's, in the same run (the work declares the
+// model: a point off it is flagged sector_model_mismatch). The experiments are
+// cuprobe_suite/access.cuh.
 #include <cuprobe_suite/suite.cuh>
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -138,15 +142,23 @@ int main(int argc, char** argv) {
         "per SM; frac = useful rate / aligned unit-stride rate of the width\n\n",
         dev.name.c_str(), cuprobe::fmt_bytes(double(dev.l2_bytes)).c_str(), o.run.blocks_per_sm,
         o.run.threads);
-    cuprobe::table t({"level", "op", "pattern", "sectors/req", "lines/req", "useful GB/s",
-                      "fetched GB/s", "frac", "model"});
+    // --counters access (or CUPROBE_COUNTERS): the sectors per request the hardware counted,
+    // beside the model's, in the same run (docs/counters.md)
+    cuprobe::table t({"level", "op", "pattern", "sectors/req", "counted", "lines/req",
+                      "useful GB/s", "fetched GB/s", "frac", "model"});
+    const auto counted = [](const cuprobe::measurement& m) -> std::optional<double> {
+      const auto rq = m.counters.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+      const auto sc = m.counters.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+      if (!rq || !sc || !(*rq > 0)) return std::nullopt;
+      return *sc / *rq;
+    };
     std::set<std::string> test;
     for (const auto& p : ex::access_test_set()) test.insert(model::label(p));
     for (const auto& p : r.points) {
       if (cli.small || test.count(model::label(p.pattern)))
         t.add_row({ex::to_string(p.level), ex::to_string(p.op), model::label(p.pattern),
-                   std::to_string(p.model.sectors), std::to_string(p.model.lines),
-                   cuprobe::fmt(p.useful_bytes_per_s / 1e9, 0),
+                   std::to_string(p.model.sectors), cuprobe::fmt(counted(p.m), 3),
+                   std::to_string(p.model.lines), cuprobe::fmt(p.useful_bytes_per_s / 1e9, 0),
                    cuprobe::fmt(p.fetched_bytes_per_s / 1e9, 0),
                    cuprobe::fmt(p.measured_fraction, 3), cuprobe::fmt(p.predicted_fraction, 3)});
       res.add(p.m);

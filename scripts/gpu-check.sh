@@ -125,7 +125,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings peer_memory collectives; do
+  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings teach_counters peer_memory collectives; do
     [ -x "build/hopper/examples/$e" ] && examples+=("$e")
   done
 fi

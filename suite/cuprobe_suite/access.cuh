@@ -311,9 +311,12 @@ inline access_point access_measure(const device_info& dev, access_arrays& arr,
   const std::string rule =
       std::string(copy ? "copy: the lanes' bytes read + written" : "read: the lanes' bytes") +
       " (32 x " + std::to_string(p.width) + " B per request), per pass";
-  const work w = work::bytes_moved(useful, copy ? useful : 0, rule)
-                     .with_source(dram)
-                     .with_working_set(fetched_pass);
+  const double sectors = double(pt.model.sectors);  // the copy stores with the loads' pattern
+  const work w =
+      work::bytes_moved(useful, copy ? useful : 0, rule)
+          .with_source(dram)
+          .with_working_set(fetched_pass)
+          .with_sector_model(sectors, copy ? std::optional<double>(sectors) : std::nullopt);
   kernel_attributes attrs;
   access_with_element(p.width, [&](auto t) {
     using T = decltype(t);
