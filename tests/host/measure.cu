@@ -485,7 +485,7 @@ TEST_CASE("csv: quoting and one row per measurement") {
   CHECK(csv.substr(0, nl) ==
         "name,threads,op,unit,samples,median,min,mean,max,stdev,rel_stdev,seconds,"
         "bytes_per_iteration,gb_per_s,tflop_per_s,ops_per_s,cycles_per_op,clock_mhz,ceiling_key,"
-        "ceiling_fraction,ceiling_source,accounting,flags");
+        "ceiling_fraction,ceiling_source,accounting,flags,limiting_unit,limiting_unit_percent");
   CHECK(
       csv.find("copy,256,.cg,seconds,3,0.002,0.001,0.002,0.003,0.001,0.5,0.002,2000000000,1000,,,,"
                "1000,,,,copy: N read + N written,") != std::string::npos);

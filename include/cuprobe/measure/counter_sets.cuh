@@ -34,9 +34,9 @@ struct metric_def {
 
 /// A named group of metrics.
 struct counter_set {
-  const char* name;  ///< "dram", "l2", "l1", "access", "tensor", "sol"
-  const char* what;  ///< one line: what the set answers
-  std::vector<metric_def> metrics;
+  const char* name;                 ///< "dram", "l2", "l1", "access", "tensor", "sol"
+  const char* what;                 ///< one line: what the set answers
+  std::vector<metric_def> metrics;  ///< what it counts, in its order
 };
 
 /// The units the `sol` set compares, each as its busiest sub-unit's share of its peak over the
@@ -108,11 +108,11 @@ inline const std::vector<metric_def>& always_counted() {
 /// A parsed request: the sets and raw names asked for, and every metric to collect (sets
 /// first, in their order, then raw names, then always_counted(); each once).
 struct request {
-  std::string spec;                  ///< as given, e.g. "dram,sol"
-  std::vector<std::string> sets;     ///< the set names in it
-  std::vector<std::string> raw;      ///< the raw metric names in it
-  std::vector<std::string> metrics;  ///< what to collect
-  bool empty() const { return sets.empty() && raw.empty(); }
+  std::string spec;                                           ///< as given, e.g. "dram,sol"
+  std::vector<std::string> sets;                              ///< the set names in it
+  std::vector<std::string> raw;                               ///< the raw metric names in it
+  std::vector<std::string> metrics;                           ///< what to collect
+  bool empty() const { return sets.empty() && raw.empty(); }  ///< nothing was asked for
 };
 
 /// The label of `metric` from the sets (or the metric itself for a raw name).

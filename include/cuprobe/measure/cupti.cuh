@@ -48,8 +48,10 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+/// 1 where CUPTI's profiler headers are used (counters can be collected), 0 without them.
 #define CUPROBE_CUPTI_HEADERS 1
 #else
+/// 1 where CUPTI's profiler headers are used (counters can be collected), 0 without them.
 #define CUPROBE_CUPTI_HEADERS 0
 #endif
 
@@ -349,10 +351,10 @@ class profiler {
     host_.emplace(chip.pChipName, req_.metrics, image);
   }
 
-  bool ready() const { return host_.has_value(); }         ///< counters can be collected
-  const std::string& missing() const { return missing_; }  ///< why not, in one sentence
-  const request& req() const { return req_; }
-  std::size_t passes() const { return host_ ? host_->passes() : 0; }
+  bool ready() const { return host_.has_value(); }                    ///< counters can be collected
+  const std::string& missing() const { return missing_; }             ///< why not, in one sentence
+  const request& req() const { return req_; }                         ///< the request as parsed
+  std::size_t passes() const { return host_ ? host_->passes() : 0; }  ///< replay passes needed
 
   /// The most kernels one profiled sample may launch in kernel ranges.
   static constexpr std::size_t max_kernels = 512;
@@ -491,8 +493,10 @@ class profiler {
 
 #else  // no CUPTI headers: the same interface, never ready
 
+/// Without CUPTI's headers: the same interface as with them, never ready, saying why.
 class profiler {
  public:
+  /// Takes a parsed request; missing() says why it gets nothing (when it asks for something).
   explicit profiler(request req) : req_(std::move(req)) {
     if (!req_.empty())
       missing_ = profiler_owner().empty()
@@ -501,14 +505,16 @@ class profiler {
                        "CUPROBE_WITHOUT_CUPTI"
                      : profiler_owner();
   }
-  bool ready() const { return false; }
-  const std::string& missing() const { return missing_; }
-  const request& req() const { return req_; }
-  std::size_t passes() const { return 0; }
+  bool ready() const { return false; }                     ///< never: no CUPTI
+  const std::string& missing() const { return missing_; }  ///< why, in one sentence
+  const request& req() const { return req_; }              ///< the request as parsed
+  std::size_t passes() const { return 0; }                 ///< none
+  /// Throws cuprobe::error with missing(): nothing can be collected.
   template <class Once, class Before>
   result collect(Once&&, cudaStream_t, double, Before&&, double = 0, range_kind = {}) {
     throw error("counters: " + missing_);
   }
+  /// Throws cuprobe::error with missing(): nothing can be collected.
   template <class Once>
   result collect(Once&&, cudaStream_t, double = 1) {
     throw error("counters: " + missing_);
