@@ -29,9 +29,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -531,16 +530,22 @@ class profiler {
 /// elsewhere (a host test, a later analysis).
 inline void save_image(const result& r, const std::string& path) {
   require(!r.image.empty(), "counters: the result holds no counter data image to save");
-  std::ofstream f(path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(r.image.data()), std::streamsize(r.image.size()));
-  require(bool(f), "counters: could not write " + path);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  require(f != nullptr, "counters: could not write " + path);
+  const bool ok = std::fwrite(r.image.data(), 1, r.image.size(), f) == r.image.size();
+  require(std::fclose(f) == 0 && ok, "counters: could not write " + path);
 }
 
 /// Reads a counter data image written by save_image.
 inline std::vector<std::uint8_t> load_image(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  require(bool(f), "counters: could not read " + path);
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), {});
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  require(f != nullptr, "counters: could not read " + path);
+  std::vector<std::uint8_t> image;
+  std::uint8_t buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;)
+    image.insert(image.end(), buffer, buffer + n);
+  std::fclose(f);
+  return image;
 }
 
 }  // namespace cuprobe::counters
