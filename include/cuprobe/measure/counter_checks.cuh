@@ -8,10 +8,9 @@
 // - cache_resident: work declared as DRAM (data_source::dram, or a working set above the L2)
 //   whose counted DRAM bytes (dram__bytes_read + dram__bytes_write, per iteration) are below half
 //   the declared bytes: the L2 served it, confirmed by counts.
-// - declared_work_mismatch: otherwise, DRAM bytes read or written that differ from the declared
-//   ones by more than the tolerance: 2 % of the declared bytes plus the L2's size per profiled
-//   sample (the L2 may serve up to its size of a sample's reads from the sample before, and hold up
-//   to its size of its writes past the sample's end).
+// - declared_work_mismatch: otherwise, DRAM bytes read or written off the declared ones by more
+//   than 2 % plus the L2's size per profiled sample (what the L2 may serve from the sample before,
+//   or still hold when it ends).
 // - sector_model_mismatch: counted sectors per global load (store) request that differ from the
 //   declared sector model (work::with_sector_model) by more than 2 %.
 // The runner applies them to every measurement whose counters were collected.

@@ -15,6 +15,7 @@
 // ratios, percentages and rates as counted. docs/counters.md describes every metric of every set.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -269,9 +270,7 @@ inline std::vector<unit_share> unit_shares(const result& r) {
   std::vector<unit_share> all;
   for (const auto& u : sol_units())
     if (auto v = r.get(u.name)) all.push_back({u.label, *v, u.name});
-  for (std::size_t i = 1; i < all.size(); ++i)
-    for (std::size_t j = i; j > 0 && all[j].percent > all[j - 1].percent; --j)
-      std::swap(all[j], all[j - 1]);
+  std::stable_sort(all.begin(), all.end(), [](auto& a, auto& b) { return a.percent > b.percent; });
   return all;
 }
 

@@ -47,11 +47,9 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
-/// 1 where CUPTI's profiler headers are used (counters can be collected), 0 without them.
-#define CUPROBE_CUPTI_HEADERS 1
+#define CUPROBE_CUPTI_HEADERS 1  ///< CUPTI's profiler headers are used: counters can be collected
 #else
-/// 1 where CUPTI's profiler headers are used (counters can be collected), 0 without them.
-#define CUPROBE_CUPTI_HEADERS 0
+#define CUPROBE_CUPTI_HEADERS 0  ///< no CUPTI profiler headers: counters say why they are missing
 #endif
 
 namespace cuprobe::counters {
@@ -508,14 +506,9 @@ class profiler {
   const std::string& missing() const { return missing_; }  ///< why, in one sentence
   const request& req() const { return req_; }              ///< the request as parsed
   std::size_t passes() const { return 0; }                 ///< none
-  /// Throws cuprobe::error with missing(): nothing can be collected.
-  template <class Once, class Before>
-  result collect(Once&&, cudaStream_t, double, Before&&, double = 0, range_kind = {}) {
-    throw error("counters: " + missing_);
-  }
-  /// Throws cuprobe::error with missing(): nothing can be collected.
-  template <class Once>
-  result collect(Once&&, cudaStream_t, double = 1) {
+  /// Throws cuprobe::error with missing(): nothing can be collected (collect's arguments).
+  template <class... Args>
+  result collect(Args&&...) {
     throw error("counters: " + missing_);
   }
 
