@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cuprobe/measure/counter_checks.cuh>
+#include <cuprobe/measure/counter_pass.cuh>
 #include <cuprobe/measure/counter_sets.cuh>
 #include <cuprobe/measure/cupti.cuh>
 #include <cuprobe/report/csv.cuh>
@@ -310,4 +311,92 @@ TEST_CASE("docs/counters.md names every set and every metric the sets count") {
       CHECK_MESSAGE(contains(doc, "`" + std::string(m.name) + "`"), m.name);
   }
   for (const auto& m : ct::always_counted()) CHECK(contains(doc, m.name));
+}
+
+namespace {
+/// A profiler for the pass alone: fails the range kinds it is told to, records what it was asked.
+struct scripted_profiler {
+  ct::request r = ct::parse("dram");
+  bool is_ready = true;
+  std::string why_not;
+  bool fail_kernel = false, fail_sample = false;
+  int device_fault = 0;  // a CUDA error code to throw as a device fault (0: none)
+  std::vector<ct::range_kind> asked;
+  const ct::request& req() const { return r; }
+  bool ready() const { return is_ready; }
+  const std::string& missing() const { return why_not; }
+  template <class Once, class Before>
+  ct::result collect(Once&&, cudaStream_t, double per_range, Before&&, double, ct::range_kind k) {
+    asked.push_back(k);
+    if (device_fault) throw cp::error("an illegal address", device_fault);
+    if ((k == ct::range_kind::kernel && fail_kernel) ||
+        (k == ct::range_kind::sample && fail_sample))
+      throw cp::error(std::string("cuprobe: counters: ") + ct::to_string(k) + " ranges refused");
+    ct::result res = counted({{"dram__bytes_read.sum", 64}}, per_range);
+    res.range = k;
+    return res;
+  }
+};
+void pass(cp::measurement& m, scripted_profiler* p) {
+  cp::detail::counter_pass(
+      m, p, nullptr, 4.0, 10.0, [] {}, [] {});
+}
+}  // namespace
+
+TEST_CASE("the counter pass: kernel ranges, the fallback to a sample range, failures kept") {
+  cp::measurement m;
+  m.name = "copy";
+  scripted_profiler ok;
+  pass(m, &ok);
+  CHECK(ok.asked == std::vector<ct::range_kind>{ct::range_kind::kernel});
+  CHECK(m.counters.range == ct::range_kind::kernel);
+  CHECK(m.counters.per_range == 4.0);
+  CHECK(m.counters.missing.empty());
+  m.options.graph = true;  // graph replays: one range around the sample
+  scripted_profiler graph;
+  pass(m, &graph);
+  CHECK(graph.asked == std::vector<ct::range_kind>{ct::range_kind::sample});
+  m.options.graph = false;
+  scripted_profiler fallback;
+  fallback.fail_kernel = true;
+  pass(m, &fallback);
+  CHECK(fallback.asked ==
+        std::vector<ct::range_kind>{ct::range_kind::kernel, ct::range_kind::sample});
+  CHECK(m.counters.range == ct::range_kind::sample);
+  CHECK(m.counters.get("dram__bytes_read.sum") == 64.0);
+  scripted_profiler both;
+  both.fail_kernel = both.fail_sample = true;
+  pass(m, &both);
+  CHECK(m.counters.values.empty());
+  CHECK(m.counters.spec == "dram");
+  CHECK(m.counters.missing == "the counter pass failed: counters: sample ranges refused");
+  scripted_profiler refused;
+  refused.is_ready = false;
+  refused.why_not = "another tool owns the profiler (ncu or nsys)";
+  pass(m, &refused);
+  CHECK(refused.asked.empty());
+  CHECK(m.counters.missing == "another tool owns the profiler (ncu or nsys)");
+  scripted_profiler fault;
+  fault.device_fault = int(cudaErrorIllegalAddress);
+  CHECK_THROWS_AS(pass(m, &fault), cp::error);  // a lost context is not a missing counter
+  cp::measurement untouched;
+  cp::detail::counter_pass(
+      untouched, static_cast<scripted_profiler*>(nullptr), nullptr, 1, 1, [] {}, [] {});
+  CHECK_FALSE(untouched.counters.asked());
+}
+
+TEST_CASE("counter_spec: the options, else CUPROBE_COUNTERS; none, and never in profile mode") {
+  cp::run_options o;
+  unsetenv("CUPROBE_COUNTERS");
+  CHECK(cp::detail::counter_spec(o).empty());
+  setenv("CUPROBE_COUNTERS", "sol", 1);
+  CHECK(cp::detail::counter_spec(o) == "sol");
+  o.counters = "dram";
+  CHECK(cp::detail::counter_spec(o) == "dram");
+  o.counters = "none";
+  CHECK(cp::detail::counter_spec(o).empty());
+  o.counters = "dram";
+  o.profile = true;
+  CHECK(cp::detail::counter_spec(o).empty());
+  unsetenv("CUPROBE_COUNTERS");
 }

@@ -33,10 +33,11 @@ inline std::string counter_spec(const run_options& o) {
 /// The counter pass of measurement `m`, after its timed samples: `once` enqueues one sample's
 /// work on `s` (covering `per_range` launches x iterations), `before` runs outside the profiled
 /// ranges (the L2 flush); each kernel is a range, or the whole sample for graph replays. A failure
-/// is kept as m.counters.missing; the timed result stands.
-template <class Once, class Before>
-void counter_pass(measurement& m, counters::profiler* prof, cudaStream_t s, double per_range,
-                  double limit_s, Once&& once, Before&& before) {
+/// is kept as m.counters.missing; the timed result stands. `Profiler` is counters::profiler (a
+/// template so that host tests drive the pass with a profiler of their own).
+template <class Profiler, class Once, class Before>
+void counter_pass(measurement& m, Profiler* prof, cudaStream_t s, double per_range, double limit_s,
+                  Once&& once, Before&& before) {
   const auto kind = m.options.graph ? counters::range_kind::sample : counters::range_kind::kernel;
   if (!prof) return;
   m.counters = counters::result{};
