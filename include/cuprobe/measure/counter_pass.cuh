@@ -21,8 +21,8 @@
 
 namespace cuprobe::detail {
 
-/// The counter request of `o`: run_options::counters, else CUPROBE_COUNTERS; "" for none (and
-/// for "none", and in profile mode, where ncu owns the counters).
+/// `o`'s counter request: run_options::counters, else CUPROBE_COUNTERS; "" for none, "none", or
+/// profile mode (ncu owns the counters).
 inline std::string counter_spec(const run_options& o) {
   if (o.profile || o.counters == "none") return "";
   if (!o.counters.empty()) return o.counters;
@@ -30,11 +30,10 @@ inline std::string counter_spec(const run_options& o) {
   return e && std::string(e) != "none" ? e : "";
 }
 
-/// The counter pass of measurement `m`, after its timed samples: `once` enqueues one sample's
-/// work on `s` (covering `per_range` launches x iterations), `before` runs outside the profiled
-/// ranges (the L2 flush); each kernel is a range, or the whole sample for graph replays. A failure
-/// is kept as m.counters.missing; the timed result stands. `Profiler` is counters::profiler (a
-/// template so that host tests drive the pass with a profiler of their own).
+/// The counter pass of `m` after its timed samples: `once` enqueues one sample (`per_range`
+/// launches x iterations) on `s`, `before` runs outside the ranges (the L2 flush). A failure is
+/// kept as m.counters.missing; the timed result stands. `Profiler`: counters::profiler, or a
+/// host test's own.
 template <class Profiler, class Once, class Before>
 void counter_pass(measurement& m, Profiler* prof, cudaStream_t s, double per_range, double limit_s,
                   Once&& once, Before&& before) {
