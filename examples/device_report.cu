@@ -16,13 +16,17 @@
 // the DRAM figures are then flagged cache_resident and are not DRAM figures). --ceilings 1: the
 // library's block (cuprobe::measure_ceilings, calibrate/ceilings.cuh: DRAM and L2 read, write and
 // copy, FP32 FMA, the SM clock), then the record's other keys (tensor, L1, shared memory, PCIe).
+// With --counters sol (docs/counters.md), a last section names what stops each headline, and
+// --summary records it ("limits").
 #include <cuprobe/calibrate/ceilings.cuh>
 #include <cuprobe_suite/copy_engine.cuh>
 #include <cuprobe_suite/peer.cuh>
 #include <cuprobe_suite/suite.cuh>
 #include <cuprobe_suite/wgmma.cuh>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -158,6 +162,7 @@ void report_tensor(const cuprobe::device_info& d, const cuprobe::cli& cli,
       best->tflops, 100 * best->fraction_of_peak.value_or(0), best->clock.median_mhz,
       best->warpgroups, best->run_ms, best->m.options.rest_ms);
   sum.set("tensor.bf16.tflops", best->tflops);
+  sum.set_limit("tensor.bf16.tflops", best->m.counters);
   if (best->fraction_of_peak) sum.set("tensor.bf16.fraction_of_peak", *best->fraction_of_peak);
   sum.set("tensor.bf16.clock_mhz", best->clock.median_mhz);
 }
@@ -225,6 +230,7 @@ void report_block_fma(cuprobe::summary_file& sum, cuprobe::results& res,
       m.tflop_per_s(), 100 * f, m.tflop_per_s() / f, m.rate.clock_mhz.value_or(0),
       int(m.params.at("chains").as_number()), m.launch->block.x);
   sum.set("fma.f32.tflops", m.tflop_per_s());
+  sum.set_limit("fma.f32.tflops", m.counters);
   sum.set("fma.f32.fraction_of_peak", f);
   res.add(m);
 }
@@ -259,6 +265,7 @@ void report_fma_sweep(const cuprobe::device_info& d, const cuprobe::cli& cli,
       best.r.peak_ops_per_s.value_or(0) / 1e12, best.r.m.rate.clock_mhz.value_or(0), best.chains,
       best.block);
   sum.set("fma.f32.tflops", best.r.m.tflop_per_s());
+  sum.set_limit("fma.f32.tflops", best.r.m.counters);
   if (best.r.fraction_of_peak) sum.set("fma.f32.fraction_of_peak", *best.r.fraction_of_peak);
   ex::latency_options lo;
   lo.run = cli.run_options();
@@ -291,6 +298,27 @@ void report_compute(const cuprobe::device_info& d, const cuprobe::cli& cli,
     report_tensor_type<wg::tf32>(d, cli, sum, res);
     report_tensor_type<wg::e4m3>(d, cli, sum, res);
     report_tensor_type<wg::e5m2>(d, cli, sum, res);
+  }
+}
+
+/// The limits of the L2 headlines (medians over working sets): each from the L2 point of its
+/// pattern (the suite's "pattern" parameter, or the calibrate block's "cache.<pattern>") whose
+/// rate is nearest the headline.
+void limit_of_median(cuprobe::summary_file& sum, const std::vector<cuprobe::measurement>& points) {
+  for (const char* p : {"read", "write", "copy"}) {
+    const std::string key = std::string("l2.") + p + ".tbps";
+    const auto v = sum.metric(key);
+    const cuprobe::measurement* near = nullptr;
+    const auto of = [&](const cuprobe::measurement& m) {
+      const cuprobe::json* q = m.params.find("pattern");
+      return m.name == std::string("cache.") + p || (q && q->is_string() && q->as_string() == p);
+    };
+    for (const auto& m : points)
+      if (v && of(m) && m.rate.bytes_per_s &&
+          (!near || std::fabs(*m.rate.bytes_per_s / 1e12 - *v) <
+                        std::fabs(*near->rate.bytes_per_s / 1e12 - *v)))
+        near = &m;
+    if (near) sum.set_limit(key, near->counters);
   }
 }
 
@@ -336,6 +364,7 @@ void report_dram_l2(const cuprobe::device_info& d, const cuprobe::cli& cli,
                     ? "  FLAGGED (see JSON)"
                     : "");
     sum.set(keys[i], m.gb_per_s() / 1e3);
+    sum.set_limit(keys[i], m.counters);
   }
   const double copy = r.best(gen::stream_pattern::copy).gb_per_s();
   const double write = r.best(gen::stream_pattern::write).gb_per_s();
@@ -375,6 +404,7 @@ void report_dram_l2(const cuprobe::device_info& d, const cuprobe::cli& cli,
   sum.set("l2.read.tbps", l2.read_bytes_per_s / 1e12);
   sum.set("l2.write.tbps", l2.write_bytes_per_s / 1e12);
   sum.set("l2.copy.tbps", l2.copy_bytes_per_s / 1e12);
+  limit_of_median(sum, l2.points);
 }
 
 /// The DRAM and L2 lines of measure_ceilings (--ceilings 1).
@@ -391,6 +421,7 @@ void report_block_memory(cuprobe::summary_file& sum, cuprobe::results& res,
                     ? "  FLAGGED (see JSON)"
                     : "");
     sum.set(key, m.gb_per_s() / 1e3);
+    sum.set_limit(key, m.counters);
   }
   for (const auto& m : b.points)
     if (m.name.compare(0, 6, "chain.") != 0) res.add(m);  // the FMA's is report_block_fma's
@@ -401,6 +432,7 @@ void report_block_memory(cuprobe::summary_file& sum, cuprobe::results& res,
       tbps("l2.read.tbps"), tbps("l2.write.tbps"), tbps("l2.write.tbps") / tbps("l2.read.tbps"),
       tbps("l2.copy.tbps"));
   for (const char* k : {"l2.read.tbps", "l2.write.tbps", "l2.copy.tbps"}) sum.set(k, tbps(k));
+  limit_of_median(sum, b.points);
 }
 
 void report_memory(const cuprobe::device_info& d, const cuprobe::cli& cli,
@@ -631,6 +663,18 @@ cuprobe::ceilings_options block_options(const cuprobe::cli& cli) {
   return o;
 }
 
+/// What stops each headline (the limiting unit of its measurement's counters), or why none.
+void print_limits(const cuprobe::summary_file& sum) {
+  section("what stops each headline (hardware counters, docs/counters.md)");
+  if (sum.limits().items().empty()) {
+    std::printf("no counters were collected (see the sentence under the results table)\n");
+    return;
+  }
+  for (const auto& [key, l] : sum.limits().items())
+    std::printf("%-28s %s %.0f %%\n", key.c_str(), l.at("unit").as_string().c_str(),
+                l.at("percent").as_number());
+}
+
 /// Writes this card's ceilings record (measure/ceilings.cuh) from the summary's metrics.
 void write_record(const cuprobe::device_info& d, const cuprobe::summary_file& sum,
                   const std::string& path) {
@@ -688,6 +732,7 @@ int main(int argc, char** argv) {
     report_pcie(d, cli, sum, res);
     if (!ceilings_only) report_hopper(d, cli, sum, res, mhz);
     pick_paths(sum);
+    if (!cli.counters.empty() || std::getenv("CUPROBE_COUNTERS")) print_limits(sum);
     if (cli.get_integer("--no-record") != 1 && !cli.small)
       write_record(d, sum, cli.has("--record") ? cli.get("--record") : "");
     res.print_ceilings();

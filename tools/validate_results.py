@@ -102,7 +102,7 @@ RULES = {  # schema name -> rules of the whole document
     # sources and clocks: written by tools/merge_summaries.py only.
     "cuprobe.summary/1": {"schema": "str", "device": DEVICE, "commit": "str", "command": "str",
                           "date": "str", "metrics": "obj", "sources?": "obj", "clocks?": "obj",
-                          "paths?": "obj"},
+                          "paths?": "obj", "limits?": "obj"},
     # A card's ceilings record, written by device_report into the per-user cache.
     "cuprobe.ceilings/1": {"schema": "str", "device": {"name": "str", "uuid": "str",
                                                         "driver_version": "str",

@@ -12,6 +12,7 @@
 #include <cuprobe/measure/cupti.cuh>
 #include <cuprobe/report/csv.cuh>
 #include <cuprobe/report/results.cuh>
+#include <cuprobe/report/summary.cuh>
 
 #include <algorithm>
 #include <fstream>
@@ -399,4 +400,22 @@ TEST_CASE("counter_spec: the options, else CUPROBE_COUNTERS; none, and never in 
   o.profile = true;
   CHECK(cp::detail::counter_spec(o).empty());
   unsetenv("CUPROBE_COUNTERS");
+}
+
+TEST_CASE("a summary's limits: the limiting unit of a headline's counters, none without sol") {
+  char name[] = "device_report";
+  char* argv[] = {name};
+  cp::summary_file sum(1, argv, cp::device_info{});
+  sum.set("dram.read.tbps", 3.2);
+  sum.set_limit("dram.read.tbps",
+                counted({{"dram__throughput.avg.pct_of_peak_sustained_elapsed", 92.5},
+                         {"lts__t_sectors.avg.pct_of_peak_sustained_elapsed", 30}}));
+  sum.set_limit("l2.read.tbps", counted({{"dram__bytes_read.sum", 1}}));  // no sol: nothing
+  const cp::json j = sum.to_json();
+  REQUIRE(j.find("limits"));
+  CHECK(j.at("limits").at("dram.read.tbps").at("unit").as_string() == "DRAM");
+  CHECK(j.at("limits").at("dram.read.tbps").at("percent").as_number() == 92.5);
+  CHECK_FALSE(j.at("limits").find("l2.read.tbps"));
+  cp::summary_file plain(1, argv, cp::device_info{});
+  CHECK_FALSE(plain.to_json().find("limits"));
 }

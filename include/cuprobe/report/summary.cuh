@@ -5,7 +5,8 @@
 //   s.write("docs/results/h200/summary.json");
 //
 //   {"schema": "cuprobe.summary/1", "device": {...}, "commit": "<git sha>",
-//    "command": "<command line>", "date": "...", "metrics": {"<key>": number, ...}}
+//    "command": "<command line>", "date": "...", "metrics": {"<key>": number, ...},
+//    "paths": {"<key>": "words"}, "limits": {"<key>": {"unit": "DRAM", "percent": 93.1}}}
 //
 // Always written by a program (device_report), never by hand. Keys are dotted names; a value
 // that could not be measured is left out rather than written as a guess.
@@ -18,6 +19,7 @@
 
 #include "cuprobe/core/file.cuh"
 #include "cuprobe/core/json.cuh"
+#include "cuprobe/measure/counter_sets.cuh"
 #include "cuprobe/report/meta.cuh"
 
 namespace cuprobe {
@@ -45,6 +47,15 @@ class summary_file {
   }
   /// Names, in words, the path (kernel, instruction, method) behind metric `key` ("paths").
   void set_path(const std::string& key, const std::string& path) { paths_[key] = path; }
+  /// Records what stops the work behind metric `key` ("limits"): the limiting unit of its
+  /// measurement's counters, when they counted the sol units (docs/counters.md).
+  void set_limit(const std::string& key, const counters::result& r) {
+    const auto u = counters::limiting_unit(r);
+    if (!u) return;
+    limits_[key]["unit"] = u->unit;  // a null member becomes an object
+    limits_[key]["percent"] = u->percent;
+  }
+  const json& limits() const { return limits_; }    ///< The limits set so far.
   const json& metrics() const { return metrics_; }  ///< The metrics set so far.
 
   /// The whole file as JSON.
@@ -57,6 +68,7 @@ class summary_file {
     j["date"] = utc_now_iso8601();
     j["metrics"] = metrics_;
     if (!paths_.items().empty()) j["paths"] = paths_;
+    if (!limits_.items().empty()) j["limits"] = limits_;
     return j;
   }
   /// Writes the file to `path`.
@@ -75,6 +87,7 @@ class summary_file {
   std::string command_;
   json metrics_ = json::object();
   json paths_ = json::object();
+  json limits_ = json::object();
 };
 
 }  // namespace cuprobe
