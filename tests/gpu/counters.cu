@@ -102,6 +102,28 @@ CUPROBE_GPU_TEST_CASE("a DRAM copy: counted bytes equal the declared ones, the l
   CHECK(m.counters.get("gpu__time_duration.sum").value_or(0) > 0);
 }
 
+CUPROBE_GPU_TEST_CASE("kernel ranges add up over a batch; a graph replay is one sample range") {
+  copy_case c(dram_elems());
+  for (bool graph : {false, true}) {
+    auto o = opts("dram,sol", 3);
+    o.batch = 2;  // two launches per sample: two kernel ranges, counts per launch
+    o.graph = graph;
+    const auto m = cp::measure(
+        "copy.batch", [&](cudaStream_t s) { c.launch(s); }, c.declared(), o);
+    if (!counters_here(m)) return;
+    MESSAGE((graph ? "graph: " : "stream: ") << m.counters.ranges << " ranges ("
+                                             << cp::counters::to_string(m.counters.range) << ")");
+    CHECK(m.counters.range ==
+          (graph ? cp::counters::range_kind::sample : cp::counters::range_kind::kernel));
+    CHECK(m.counters.ranges == (graph ? 1u : 2u));
+    CHECK(m.counters.per_range == 2.0);
+    CHECK_FALSE(cp::has_flag(m.flags, cp::flag_code::declared_work_mismatch));
+    const double read = *m.counters.get("dram__bytes_read.sum");
+    CHECK(read <= 1.01 * m.declared.bytes_read);
+    CHECK(read >= m.declared.bytes_read - double(cp::current_device().l2_bytes));
+  }
+}
+
 CUPROBE_GPU_TEST_CASE("a kernel that declares half its bytes is flagged declared_work_mismatch") {
   copy_case c(dram_elems());
   const auto m = cp::measure(
