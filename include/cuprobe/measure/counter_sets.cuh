@@ -237,7 +237,8 @@ struct result {
   double per_range = 1;
   std::string chip;     ///< the chip CUPTI named ("GH100")
   std::string missing;  ///< why there are no values, in one sentence ("" when there are)
-  /// CUPTI's decoded counter data image (not written to results; counters::save_image keeps it).
+  /// CUPTI's decoded counter data image, when the profiler keeps them (profiler::keep_images;
+  /// for counters::save_image); not written to results.
   std::vector<std::uint8_t> image;
 
   bool asked() const { return !spec.empty(); }  ///< counters were asked for

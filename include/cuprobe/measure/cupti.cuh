@@ -353,8 +353,11 @@ class profiler {
   const request& req() const { return req_; }                         ///< the request as parsed
   std::size_t passes() const { return host_ ? host_->passes() : 0; }  ///< replay passes needed
 
-  /// The most kernels one profiled sample may launch in kernel ranges.
-  static constexpr std::size_t max_kernels = 512;
+  /// The most kernels one profiled sample may launch in kernel ranges (the counter data image
+  /// holds this many ranges; a sample with more falls back to one range: measure/counter_pass.cuh).
+  static constexpr std::size_t max_kernels = 32;
+  /// Keep each result's counter data image (result::image, for save_image); off by default.
+  void keep_images(bool on) { keep_ = on; }
 
   /// Runs `once` (which enqueues one sample's work on `s`) once per replay pass and returns the
   /// values, counts divided by `per_range`. `kind`: each kernel its own range, combined, or one
@@ -446,7 +449,7 @@ class profiler {
                 " ranges (the sample launched no kernel?)");
     result r = host_->to_result(req_.spec, data, info.numTotalRanges, per_range, kind);
     r.passes = passes;
-    r.image = std::move(data);
+    if (keep_) r.image = std::move(data);
     return r;
   }
   template <class Once>
@@ -483,6 +486,7 @@ class profiler {
   }
   request req_;
   std::string missing_;
+  bool keep_ = false;
   std::optional<host_config> host_;
 };
 
@@ -506,6 +510,7 @@ class profiler {
   const std::string& missing() const { return missing_; }  ///< why, in one sentence
   const request& req() const { return req_; }              ///< the request as parsed
   std::size_t passes() const { return 0; }                 ///< none
+  void keep_images(bool) {}                                ///< nothing to keep
   /// Throws cuprobe::error with missing(): nothing can be collected (collect's arguments).
   template <class... Args>
   result collect(Args&&...) {

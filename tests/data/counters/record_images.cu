@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   CUPROBE_CHECK(cudaStreamCreate(&s));
   for (const char* set : {"dram", "access", "sol"}) {
     cuprobe::counters::profiler p(cuprobe::counters::parse(set));
+    p.keep_images(true);
     if (!p.ready()) {
       std::printf("%s: %s\n", set, p.missing().c_str());
       return 1;
