@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -244,14 +245,16 @@ measured_ceilings measure_ceilings(const device_info& d, const ceilings_options&
   measured_ceilings r;
   r.plan = plan_ceilings(d, o, free_bytes);
   std::map<std::string, std::vector<double>> l2;
-  std::optional<gen::stream_workload> w;
+  // A unique_ptr, not an optional: GCC 12 takes optional::emplace's reset of the old arrays
+  // for a read of uninitialized ones (-Wmaybe-uninitialized), depending on what it inlines.
+  std::unique_ptr<gen::stream_workload> w;
   using S = gen::stream_pattern;
   for (const auto& pt : r.plan.points) {
     gen::stream_check c;
     if (pt.l2) w.reset();  // the DRAM arrays go before the L2 points
     if (!pt.l2 && (!w || w->pattern() != pt.pattern)) {
       w.reset();
-      w.emplace(pt.pattern, 16, pt.array_bytes / 16);
+      w = std::make_unique<gen::stream_workload>(pt.pattern, 16, pt.array_bytes / 16);
       w->fill_inputs(1);
     }
     const auto l2_point = [&](auto p) {
