@@ -146,18 +146,13 @@ int main(int argc, char** argv) {
     // beside the model's, in the same run (docs/counters.md)
     cuprobe::table t({"level", "op", "pattern", "sectors/req", "counted", "lines/req",
                       "useful GB/s", "fetched GB/s", "frac", "model"});
-    const auto counted = [](const cuprobe::measurement& m) -> std::optional<double> {
-      const auto rq = m.counters.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-      const auto sc = m.counters.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-      if (!rq || !sc || !(*rq > 0)) return std::nullopt;
-      return *sc / *rq;
-    };
     std::set<std::string> test;
     for (const auto& p : ex::access_test_set()) test.insert(model::label(p));
     for (const auto& p : r.points) {
       if (cli.small || test.count(model::label(p.pattern)))
         t.add_row({ex::to_string(p.level), ex::to_string(p.op), model::label(p.pattern),
-                   std::to_string(p.model.sectors), cuprobe::fmt(counted(p.m), 3),
+                   std::to_string(p.model.sectors),
+                   cuprobe::fmt(cuprobe::counters::sectors_per_request(p.m.counters), 3),
                    std::to_string(p.model.lines), cuprobe::fmt(p.useful_bytes_per_s / 1e9, 0),
                    cuprobe::fmt(p.fetched_bytes_per_s / 1e9, 0),
                    cuprobe::fmt(p.measured_fraction, 3), cuprobe::fmt(p.predicted_fraction, 3)});

@@ -80,12 +80,10 @@ int main(int argc, char** argv) {
     if (!c.missing.empty()) {
       std::printf("counters not collected: %s\n", c.missing.c_str());
     } else {
-      const auto ld = c.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-      const auto sec = c.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
       std::printf("  DRAM read     %s\n", versus(5 * b, c.get("dram__bytes_read.sum")).c_str());
       std::printf("  DRAM written  %s\n", versus(b, c.get("dram__bytes_write.sum")).c_str());
-      if (ld && sec && *ld > 0)
-        std::printf("  sectors/load  %.3f counted, 16 in the model\n", *sec / *ld);
+      if (const auto spr = cuprobe::counters::sectors_per_request(c))
+        std::printf("  sectors/load  %.3f counted, 16 in the model\n", *spr);
       for (const auto& u : cuprobe::counters::unit_shares(c))
         std::printf("  %-12s  %5.1f %% of its peak\n", u.unit.c_str(), u.percent);
       if (const auto u = cuprobe::counters::limiting_unit(c))

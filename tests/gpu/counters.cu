@@ -163,10 +163,10 @@ CUPROBE_GPU_TEST_CASE("sectors per request: the model of aligned and misaligned 
         },
         w, opts("access", 3));
     if (!counters_here(m)) return;
-    const double req = *m.counters.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-    const double sec = *m.counters.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-    MESSAGE("offset " << offset << ": " << sec / req << " sectors per request, model " << model);
-    CHECK(sec / req == doctest::Approx(model).epsilon(0.001));
+    const auto spr = cp::counters::sectors_per_request(m.counters);
+    REQUIRE(spr);
+    MESSAGE("offset " << offset << ": " << *spr << " sectors per request, model " << model);
+    CHECK(*spr == doctest::Approx(model).epsilon(0.001));
     CHECK_FALSE(cp::has_flag(m.flags, cp::flag_code::sector_model_mismatch));
   }
 }

@@ -157,6 +157,10 @@ TEST_CASE("DRAM bytes against the declared work: match, mismatch, the L2's slack
 }
 
 TEST_CASE("the sector model against counted sectors per request") {
+  CHECK(ct::sectors_per_request(counted({{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 4},
+                                         {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 20}}),
+                                false) == 5.0);
+  CHECK_FALSE(ct::sectors_per_request(counted({{"dram__bytes_read.sum", 1}})));
   auto w = cp::work::bytes_moved(1e9, 0, "read").with_sector_model(5.0);
   CHECK(cp::counter_flags(w,
                           counted({{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1000},

@@ -70,21 +70,15 @@ inline std::vector<flag> counter_flags(const work& w, const counters::result& r,
                            " per profiled sample): the declared work is wrong"});
     }
   }
-  const auto sectors = [&](const std::optional<double>& model, const char* op) {
-    const auto name = [&](const char* what) {
-      return std::string("l1tex__t_") + what + "_pipe_lsu_mem_global_op_" + op + ".sum";
-    };
-    const auto req = r.get(name("requests")), sec = r.get(name("sectors"));
-    if (!model || !req || !sec || !(*req > 0)) return;
-    const double counted = *sec / *req;
-    if (std::fabs(counted - *model) > tol.sector_fraction * *model)
+  for (const bool loads : {true, false}) {
+    const auto& model = loads ? w.load_sectors_per_request : w.store_sectors_per_request;
+    const auto counted = counters::sectors_per_request(r, loads);
+    if (model && counted && std::fabs(*counted - *model) > tol.sector_fraction * *model)
       out.push_back({flag_code::sector_model_mismatch,
-                     "the counters saw " + fmt(counted, 3) + " sectors per global " +
-                         (op[0] == 'l' ? "load" : "store") + " request against the model's " +
+                     "the counters saw " + fmt(*counted, 3) + " sectors per global " +
+                         (loads ? "load" : "store") + " request against the model's " +
                          fmt(*model, 3) + ": the access pattern is not the one modelled"});
-  };
-  sectors(w.load_sectors_per_request, "ld");
-  sectors(w.store_sectors_per_request, "st");
+  }
   return out;
 }
 

@@ -250,6 +250,15 @@ struct result {
   }
 };
 
+/// Counted sectors per global load (`loads`) or store request, when the access set was counted.
+inline std::optional<double> sectors_per_request(const result& r, bool loads = true) {
+  const std::string op = loads ? "ld.sum" : "st.sum";
+  const auto req = r.get("l1tex__t_requests_pipe_lsu_mem_global_op_" + op);
+  const auto sec = r.get("l1tex__t_sectors_pipe_lsu_mem_global_op_" + op);
+  if (!req || !sec || !(*req > 0)) return std::nullopt;
+  return *sec / *req;
+}
+
 /// The unit closest to its peak, and its share.
 struct unit_share {
   std::string unit;    ///< "DRAM", "L2 slices", "L2 fabric", "L1/TEX data", "LSU", ...
