@@ -24,9 +24,11 @@ install(FILES
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
 # The Python tools, side by side: plot.py, compare.py and merge_summaries.py import
-# validate_results.py from their own folder.
+# validate_results.py from their own folder, compare.py card_ceilings.py and gpu_model.py (the
+# reference sets below, by model, when two cards of different models are compared).
 install(PROGRAMS tools/plot.py tools/roofline.py tools/validate_results.py tools/compare.py tools/merge_summaries.py
         DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")
+install(FILES tools/card_ceilings.py tools/gpu_model.py DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe")
 # The reference sets behind measure/ceilings.cuh's "reference" source: each GPU's summary.json.
 install(DIRECTORY docs/results/ DESTINATION "${CMAKE_INSTALL_DATADIR}/cuprobe/results"
         FILES_MATCHING PATTERN "summary.json")

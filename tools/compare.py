@@ -33,6 +33,16 @@ from the key: .tbps, .tflops, .gbps, _per_s, fraction_of_peak, fraction_of_bus, 
 vs_* are higher-is-better; .cycles, .ns, _us, latency are lower-is-better; any other key says
 "changed". Keys present in one file only are listed.
 
+Across GPU models (summaries or records whose device names give different reference-set folders,
+tools/gpu_model.py): each metric is compared as a fraction of its own card's ceiling (the card's
+ceilings record, else its model's reference set, else the nominal figure; the same kind on both
+sides; a file is never its own ceiling), by tools/card_ceilings.py, whose docstring gives the
+rules. A metric whose two fractions agree within the threshold is "as the models predict (xF)",
+F the factor B/A the two ceilings predict; else "differs from the models (fA vs fB of
+ceiling)"; never better or worse. The table names each side's ceiling, "ceilings used" says
+where each comes from, and metrics without a ceiling on a side are listed as "not comparable
+across models" with the reason. Exit status 0, or 2 when no metric has a ceiling on both sides.
+
 Output: the files' provenance, a table (one line per match, sorted by name then params), the
 measurements in one file only, and a verdict line last; --json OUT writes the same as JSON
 (schema "cuprobe.compare/1"; numbers that are not finite are null).
@@ -57,6 +67,7 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import validate_results as schema  # noqa: E402  (the schema module beside this file)
+import card_ceilings  # noqa: E402  (each metric against its own card's ceiling, across models)
 
 PROG = "compare.py"
 N_RESAMPLES = 4999
@@ -382,6 +393,47 @@ def report(paths, docs, kind, rows, skipped, only_a, only_b, args):
     return out, regressions
 
 
+def models_report(paths, docs, cards, rows, only_a, only_b, args):
+    """Two cards of different GPU models: each metric as a fraction of its own card's ceiling."""
+    out = []
+    for tag, path, doc in zip("AB", paths, docs):
+        p = provenance(doc)
+        out.append(f"{tag}: {path} ({p['schema']}; {p['device']} {p['uuid']}; commit {p['commit']}; {p['date']})")
+    out.append(f"A and B are different GPU models ({cards[0].name}; {cards[1].name}): each metric is "
+               "compared as a fraction of its own card's ceiling.")
+    out += [f"ceilings {tag}: {card_ceilings.sources_line(c)}" for tag, c in zip("AB", cards)]
+    out += [f"note: {n}" for c in cards for n in c.notes]
+    out.append("")
+    done = [r for r in rows if r["comparable"]]
+    cells = [[r["name"], num(r["a"]), num(r["b"]), num(r["ratio"]), r["short_a"], num(r["fraction_a"]),
+              r["short_b"], num(r["fraction_b"]), r["verdict"]] for r in done]
+    out += table(["key", "A", "B", "B/A", "A ceiling", "A of ceiling", "B ceiling", "B of ceiling",
+                  "verdict"], cells, right={1, 2, 3, 5, 7})
+    how = sorted({(tag, r[f"ceiling_{tag.lower()}"]["text"]) for r in done for tag in "AB"
+                  if r[f"ceiling_{tag.lower()}"]["kind"] != "ratio"})
+    if how:
+        out.append("")
+        out.append("ceilings used:")
+        out += [f"  {tag}: {text}" for tag, text in how]
+    lost = [r for r in rows if not r["comparable"]]
+    if lost:
+        out.append("")
+        out.append(f"not comparable across models: {len(lost)}")
+        out += [f"  {r['name']}: {r['reason']}" for r in lost]
+    for tag, path, lst in (("A", paths[0], only_a), ("B", paths[1], only_b)):
+        if lst:
+            out.append("")
+            out.append(f"only in {tag} ({path}): {len(lst)}")
+            out += [f"  {r['name']}" for r in lst]
+    agree = sum(r.get("agree", False) for r in done)
+    out.append("")
+    out.append(f"verdict: across models: {len(done)} compared: {agree} as the models predict, "
+               f"{len(done) - agree} differ from the models; {len(lost)} not comparable across models; "
+               f"{len(only_a)} only in A, {len(only_b)} only in B (|fraction B / fraction A - 1| > "
+               f"{args.threshold:g} differs)")
+    return out
+
+
 def finite(v):
     """JSON-safe: non-finite numbers become null."""
     if isinstance(v, float) and not math.isfinite(v):
@@ -393,7 +445,8 @@ def finite(v):
     return v
 
 
-def write_json(path, paths, docs, kind, rows, skipped, only_a, only_b, regressions, args, verdict):
+def write_json(path, paths, docs, kind, rows, skipped, only_a, only_b, regressions, args, verdict,
+               extra=None):
     doc = {"schema": "cuprobe.compare/1", "kind": kind,
            "a": dict(provenance(docs[0]), path=paths[0]), "b": dict(provenance(docs[1]), path=paths[1]),
            "threshold": args.threshold, "alpha": args.alpha,
@@ -402,7 +455,8 @@ def write_json(path, paths, docs, kind, rows, skipped, only_a, only_b, regressio
                        "test": "scipy.stats.mannwhitneyu two-sided"} if kind == "results"
                       else {"interval": "no samples", "test": "none"}),
            "matches": rows, "only_in_a": only_a, "only_in_b": only_b, "skipped": skipped,
-           "regressions": regressions, "verdict": verdict, "exit_status": 1 if regressions else 0}
+           "regressions": regressions, "verdict": verdict, "exit_status": 1 if regressions else 0,
+           "across_models": False, **(extra or {})}
     try:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(finite(doc), f, indent=2, allow_nan=False)
@@ -435,6 +489,8 @@ def main(argv):
         raise BadInput(f"--alpha {args.alpha:g} is not a significance level between 0 and 1")
     paths = (args.a, args.b)
     docs, kind = load_pair(*paths)
+    if kind == "summary" and card_ceilings.different_models(*docs):
+        return main_models(paths, docs, args)
     if kind == "results":
         rows, skipped, only_a, only_b = compare_results(docs[0], docs[1], args.threshold, args.alpha)
         what = "measurement (name and params)"
@@ -452,6 +508,29 @@ def main(argv):
         raise BadInput(f"{paths[0]} and {paths[1]} have no match that can be compared "
                        f"({len(skipped)} skipped)")
     return 1 if regressions else 0
+
+
+def main_models(paths, docs, args):
+    cards = [card_ceilings.Card(p, d) for p, d in zip(paths, docs)]
+    ma, mb = docs[0]["metrics"], docs[1]["metrics"]
+    only_a = [{"name": k} for k in sorted(set(ma) - set(mb))]
+    only_b = [{"name": k} for k in sorted(set(mb) - set(ma))]
+    rows = card_ceilings.compare_cards(cards[0], cards[1], args.threshold)
+    if not rows:
+        raise BadInput(f"{paths[0]} and {paths[1]} have no metric key in common; nothing to compare")
+    lines = models_report(paths, docs, cards, rows, only_a, only_b, args)
+    print("\n".join(lines), flush=True)
+    if args.json:
+        write_json(args.json, paths, docs, "summary", [r for r in rows if r["comparable"]], [],
+                   only_a, only_b, 0, args,
+                   lines[-1][len("verdict: "):],
+                   extra={"across_models": True, "not_comparable": [r for r in rows if not r["comparable"]],
+                          "ceilings": [card_ceilings.sources_line(c) for c in cards]})
+    if not any(r["comparable"] for r in rows):
+        missing = "; ".join(sorted({r["reason"] for r in rows}))[:600]
+        raise BadInput(f"{paths[0]} and {paths[1]} are different GPU models and no metric has a "
+                       f"ceiling on both sides ({missing})")
+    return 0
 
 
 if __name__ == "__main__":

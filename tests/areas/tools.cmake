@@ -7,7 +7,9 @@ if(Python3_EXECUTABLE)
   if(NOT _cuprobe_cache)
     set(_cuprobe_cache "$ENV{HOME}/.cache")
   endif()
-  foreach(check IN ITEMS plot tools compare results_schema)
+  # compare_models: compare.py across GPU models; cards: tools/cards_md.py's page across cards
+  # (docs/results/README.md) and that the committed one is current.
+  foreach(check IN ITEMS plot tools compare results_schema compare_models cards)
     add_test(NAME host.${check}
       COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/${check}_check.py")
     # matplotlib and SciPy may live in scripts/setup-tests.sh's private folder.

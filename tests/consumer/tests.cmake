@@ -9,6 +9,16 @@ add_test(NAME host.package_install
 set_tests_properties(host.package_install PROPERTIES LABELS "host;package"
                      FIXTURES_SETUP cuprobe_installed)
 
+# The installed Python tools run from the package alone (compare.py across models: its modules
+# and the installed reference sets).
+if(Python3_EXECUTABLE)
+  add_test(NAME host.installed_compare
+    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/installed_compare_check.py"
+            "${_install_prefix}")
+  set_tests_properties(host.installed_compare PROPERTIES LABELS "host;package"
+                       FIXTURES_REQUIRED cuprobe_installed)
+endif()
+
 foreach(mode subdirectory fetchcontent package)
   add_test(NAME host.consume_${mode}
     COMMAND "${CMAKE_COMMAND}"

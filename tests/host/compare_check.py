@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, failures, finish  # noqa: E402  (tests/host/checks.py)
+
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMPARE = [sys.executable, os.path.join(root, "tools", "compare.py")]
 MERGE = [sys.executable, os.path.join(root, "tools", "merge_summaries.py")]
@@ -35,7 +38,6 @@ try:
 except ImportError:
     HAVE_SCIPY = False
 
-failures, checks = [], 0
 
 # ---- Fixtures ----------------------------------------------------------------------------------
 
@@ -97,13 +99,6 @@ def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     return r.returncode, r.stdout, r.stderr
 
-
-def check(what, cond, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(f"{what}" + (f": {detail}" if detail else ""))
-    return cond
 
 
 def expect_ok(what, cmd, rc):
@@ -414,13 +409,12 @@ with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(tmp, name))
         fn(os.path.join(tmp, name))
 
-for f in failures:
-    print("FAILED:", f)
-print(f"compare_check: {checks} checks, {len(failures)} failures")
-if failures:
-    sys.exit(1)
 if not HAVE_SCIPY:
+    for f in failures:
+        print("FAILED:", f)
+    if failures:
+        sys.exit(1)
     print("SKIPPED: SciPy is not installed (python3 -m pip install scipy); compare.py on results "
           "files was not exercised")
     sys.exit(77)
-print("compare_check: compare.py and merge_summaries.py behaved on every case")
+finish("compare_check", "compare.py and merge_summaries.py behaved on every case")
