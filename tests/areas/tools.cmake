@@ -1,4 +1,5 @@
-# tools/ (validate_results.py, plot.py, results_md.py, compare.py, merge_summaries.py): host
+# tools/ (validate_results.py, plot.py, results_md.py, compare.py, merge_summaries.py,
+# ncu_counters.py): host
 # tests in Python, no GPU, no build (host.results_schema: the counters of cuprobe.results/3).
 # Exit 77 is CTest's "skipped": plot drawing needs matplotlib, compare.py on results files SciPy;
 # either may be missing.
@@ -9,7 +10,7 @@ if(Python3_EXECUTABLE)
   endif()
   # compare_models: compare.py across GPU models; cards: tools/cards_md.py's page across cards
   # (docs/results/README.md) and that the committed one is current.
-  foreach(check IN ITEMS plot tools compare results_schema compare_models cards)
+  foreach(check IN ITEMS plot tools compare results_schema ncu_counters compare_models cards)
     add_test(NAME host.${check}
       COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/${check}_check.py")
     # matplotlib and SciPy may live in scripts/setup-tests.sh's private folder.

@@ -111,8 +111,9 @@ CUPROBE_GPU_TEST_CASE("kernel ranges add up over a batch; a graph replay is one 
     const auto m = cp::measure(
         "copy.batch", [&](cudaStream_t s) { c.launch(s); }, c.declared(), o);
     if (!counters_here(m)) return;
-    MESSAGE((graph ? "graph: " : "stream: ") << m.counters.ranges << " ranges ("
-                                             << cp::counters::to_string(m.counters.range) << ")");
+    const std::string how = graph ? "graph: " : "stream: ";
+    MESSAGE(how << m.counters.ranges << " ranges (" << cp::counters::to_string(m.counters.range)
+                << ")");
     CHECK(m.counters.range ==
           (graph ? cp::counters::range_kind::sample : cp::counters::range_kind::kernel));
     CHECK(m.counters.ranges == (graph ? 1u : 2u));
@@ -138,9 +139,14 @@ CUPROBE_GPU_TEST_CASE("a 'DRAM' copy the L2 holds is cache_resident, confirmed b
       "copy.resident", [&](cudaStream_t s) { c.launch(s); }, c.declared(), opts("dram", 3));
   if (!counters_here(m)) return;
   bool counted = false;
-  for (const auto& f : m.flags)
+  for (const auto& f : m.flags) {
+    MESSAGE(cp::to_string(f.code) << ": " << f.message);
     counted = counted || (f.code == cp::flag_code::cache_resident &&
                           f.message.find("the L2 served the rest") != std::string::npos);
+  }
+  MESSAGE("counted " << m.counters.get("dram__bytes_read.sum").value_or(-1) << " B read, "
+                     << m.counters.get("dram__bytes_write.sum").value_or(-1) << " B written, "
+                     << m.declared.bytes() << " declared");
   CHECK(counted);
 }
 

@@ -141,7 +141,22 @@ TEST_CASE("DRAM bytes against the declared work: match, mismatch, the L2's slack
       small, counted({{"dram__bytes_read.sum", 1e5}, {"dram__bytes_write.sum", 2e5}}), l2);
   REQUIRE(c.size() == 1);
   CHECK(c[0].code == cp::flag_code::cache_resident);
+  CHECK(contains(c[0].message, "read in DRAM per iteration"));
   CHECK(contains(c[0].message, "the L2 served the rest"));
+  // reads decide: an L2-resident copy whose written lines were written back still is resident
+  const auto wb = cp::counter_flags(
+      small, counted({{"dram__bytes_read.sum", 1e5}, {"dram__bytes_write.sum", 8 << 20}}), l2);
+  REQUIRE(wb.size() == 1);
+  CHECK(wb[0].code == cp::flag_code::cache_resident);
+  // write-only work: the writes decide
+  const auto fill = cp::work::bytes_moved(0, 8 << 20, "fill").with_source(cp::data_source::dram);
+  const auto fw = cp::counter_flags(
+      fill, counted({{"dram__bytes_read.sum", 0}, {"dram__bytes_write.sum", 1e5}}), l2);
+  REQUIRE(fw.size() == 1);
+  CHECK(contains(fw[0].message, "written in DRAM per iteration"));
+  CHECK(cp::counter_flags(
+            fill, counted({{"dram__bytes_read.sum", 0}, {"dram__bytes_write.sum", 8 << 20}}), l2)
+            .empty());
   // not DRAM work: no DRAM check; no DRAM counters: no check
   auto l2work = cp::work::bytes_moved(b, 0, "l2").with_source(cp::data_source::l2);
   CHECK(cp::counter_flags(l2work,
@@ -190,7 +205,7 @@ TEST_CASE("apply_counter_flags joins a counted cache_resident to the working-set
   m.counters = counted({{"dram__bytes_read.sum", 0}, {"dram__bytes_write.sum", 0}});
   cp::apply_counter_flags(m, l2);
   REQUIRE(m.flags.size() == 1);
-  CHECK(contains(m.flags[0].message, "below 4 x; the counters saw 0 B of DRAM traffic"));
+  CHECK(contains(m.flags[0].message, "below 4 x; the counters saw 0 B read in DRAM"));
   cp::measurement none;
   none.declared = m.declared;
   cp::apply_counter_flags(none, l2);
@@ -390,7 +405,7 @@ TEST_CASE("the counter pass: kernel ranges, the fallback to a sample range, fail
   CHECK_FALSE(untouched.counters.asked());
 }
 
-TEST_CASE("counter_spec: the options, else CUPROBE_COUNTERS; none, and never in profile mode") {
+TEST_CASE("counter_spec: the options, else CUPROBE_COUNTERS; none; profile mode counts too") {
   cp::run_options o;
   unsetenv("CUPROBE_COUNTERS");
   CHECK(cp::detail::counter_spec(o).empty());
@@ -401,8 +416,8 @@ TEST_CASE("counter_spec: the options, else CUPROBE_COUNTERS; none, and never in 
   o.counters = "none";
   CHECK(cp::detail::counter_spec(o).empty());
   o.counters = "dram";
-  o.profile = true;
-  CHECK(cp::detail::counter_spec(o).empty());
+  o.profile = true;  // the one call ncu profiles, counted by the library when ncu is not there
+  CHECK(cp::detail::counter_spec(o) == "dram");
   unsetenv("CUPROBE_COUNTERS");
 }
 

@@ -6,8 +6,9 @@
 //
 // Three checks, each a flag with a sentence that names both numbers (docs/counters.md):
 // - cache_resident: work declared as DRAM (data_source::dram, or a working set above the L2)
-//   whose counted DRAM bytes (dram__bytes_read + dram__bytes_write, per iteration) are below half
-//   the declared bytes: the L2 served it, confirmed by counts.
+//   whose counted DRAM reads (dram__bytes_read, per iteration) are below half the declared reads
+//   (write-only work: the writes): the L2 served it, confirmed by counts. Reads decide, since the
+//   lines a kernel writes reach DRAM when the L2 writes them back, even when it held them.
 // - declared_work_mismatch: otherwise, DRAM bytes read or written off the declared ones by more
 //   than 2 % plus the L2's size per profiled sample (what the L2 may serve from the sample before,
 //   or still hold when it ends).
@@ -49,13 +50,18 @@ inline std::vector<flag> counter_flags(const work& w, const counters::result& r,
   std::vector<flag> out;
   const auto read = r.get("dram__bytes_read.sum"), written = r.get("dram__bytes_write.sum");
   if (read && written && w.bytes() > 0 && declared_dram(w, l2_bytes)) {
-    const double counted = *read + *written;
+    // Reads tell where the data came from; written lines reach DRAM whenever the L2 evicts or
+    // writes them back, even when the L2 held them for the kernel. Write-only work: the writes.
+    const bool reads = w.bytes_read > 0;
+    const double counted = reads ? *read : *written;
+    const double declared = reads ? w.bytes_read : w.bytes_written;
     const auto bytes = [](double b) { return fmt_bytes(b); };
-    if (counted < tol.resident_fraction * w.bytes()) {
+    if (counted < tol.resident_fraction * declared) {
       out.push_back({flag_code::cache_resident,
-                     "the counters saw " + bytes(counted) + " of DRAM traffic per iteration, " +
-                         percent(counted / w.bytes()) + " of the " + bytes(w.bytes()) +
-                         " declared as DRAM: the L2 served the rest"});
+                     "the counters saw " + bytes(counted) + (reads ? " read" : " written") +
+                         " in DRAM per iteration, " + percent(counted / declared) + " of the " +
+                         bytes(declared) + " declared as DRAM" + (reads ? " reads" : " writes") +
+                         ": the L2 served the rest"});
     } else {
       const double slack_l2 = l2_bytes / std::max(r.per_range, 1.0);
       const auto off = [&](double c, double d) {

@@ -21,10 +21,10 @@
 
 namespace cuprobe::detail {
 
-/// `o`'s counter request: run_options::counters, else CUPROBE_COUNTERS; "" for none, "none", or
-/// profile mode (ncu owns the counters).
+/// `o`'s counter request: run_options::counters, else CUPROBE_COUNTERS; "" for none or "none".
+/// Profile mode counts too: its one call, outside ncu (under ncu the profiler says a tool owns it).
 inline std::string counter_spec(const run_options& o) {
-  if (o.profile || o.counters == "none") return "";
+  if (o.counters == "none") return "";
   if (!o.counters.empty()) return o.counters;
   const char* e = std::getenv("CUPROBE_COUNTERS");
   return e && std::string(e) != "none" ? e : "";

@@ -319,17 +319,18 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
         break;
       }
     }
-    // The counters, in a pass of their own: one more sample per replay pass, untimed.
-    counter_pass(
-        m, prof, s, per * double(opt.batch), limit.now,
-        [&] {
-          double untimed = 0;
-          (void)take(0, untimed, limit.now);
-        },
-        [&] {
-          if (opt.flush_l2) (*rd.flush)(s);
-        });
   }
+  // The counters, in a pass of their own: one more sample per replay pass, untimed (in profile
+  // mode too, so that the launches ncu profiles can be counted by the library outside ncu).
+  counter_pass(
+      m, prof, s, per * double(opt.profile ? 1 : opt.batch), limit.now,
+      [&] {
+        double untimed = 0;
+        (void)take(0, untimed, limit.now);
+      },
+      [&] {
+        if (opt.flush_l2 && rd.flush) (*rd.flush)(s);
+      });
   in_phase(m.name, "the final synchronisation", limit.now, [&] { wait_for(s, "", limit.now); });
   m.env.after = rd.probe.sample();
   m.wall_s = monotonic_s() - t_begin;

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""host tier: tools/ncu_counters.py (the library's counters against ncu's on the same launches)
+on synthetic files, no GPU: a pair that agrees, one 2 % apart, DRAM writes apart by less than
+the L2 (dirty lines written back after the kernel), tiny counts, a benchmark on one side only,
+a results file whose counters are missing, ncu's units row and thousands separators, and bad
+input (not a results/3 file, no ncu header, no pair at all). Each run is checked for its exit
+status, its verdicts and no traceback.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = [sys.executable, os.path.join(root, "tools", "ncu_counters.py")]
+failures = []
+
+
+def bench(name, values, per_range=4, missing=""):
+    return {"name": name, "counters": {
+        "spec": "dram", "chip": "GH100", "passes": 1, "range": "kernel", "ranges": 1,
+        "per_range": per_range, "missing": missing,
+        "values": [] if missing else [{"metric": m, "label": m, "value": v, "unit": "byte"}
+                                      for m, v in values.items()]}}
+
+
+def results(benches):
+    return {"schema": "cuprobe.results/3", "device": {"name": "NVIDIA H100 80GB HBM3"},
+            "benchmarks": benches}
+
+
+def ncu_csv(rows):
+    head = ['"ID"', '"Kernel Name"', '"dram__bytes_read.sum"', '"dram__bytes_write.sum"']
+    lines = [",".join(head), '"","","byte","byte"']
+    lines += [",".join(f'"{x}"' for x in r) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def run(d, counted, ncu, *extra):
+    a, b = os.path.join(d, "a.json"), os.path.join(d, "b.csv")
+    with open(a, "w") as f:
+        f.write(counted if isinstance(counted, str) else json.dumps(counted))
+    with open(b, "w") as f:
+        f.write(ncu)
+    p = subprocess.run(TOOL + [a, b, *extra], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def expect(what, got, rc, present=(), absent=()):
+    code, out = got
+    problems = []
+    if code != rc:
+        problems.append(f"exit {code}, wanted {rc}")
+    if "Traceback" in out:
+        problems.append("a traceback")
+    problems += [f"no '{s}'" for s in present if s not in out]
+    problems += [f"'{s}' present" for s in absent if s in out]
+    if problems:
+        failures.append(f"{what}: {'; '.join(problems)}\n    " + out.replace("\n", "\n    "))
+
+
+with tempfile.TemporaryDirectory() as d:
+    r, w = "dram__bytes_read.sum", "dram__bytes_write.sum"
+    # 1e8 bytes per iteration x per_range 4 = 4e8 in the call; ncu's two kernels add to 4.002e8.
+    good = results([bench("copy", {r: 1e8, w: 1e8})])
+    expect("agreeing pair", run(d, good, ncu_csv([[0, "copy", "200100000",
+                                                    "200000000"],
+                                                   [1, "copy", "200100000", "200000000"]])),
+           0, ["| copy | dram__bytes_read.sum |", "agrees", "2 of 2 pairs agree"], ["DIFFERS"])
+    expect("thousands separators", run(d, good, ncu_csv([[0, "copy", "400,000,000", "400,000,000"]])),
+           0, ["2 of 2 pairs agree"])
+    expect("2 % apart", run(d, good, ncu_csv([[0, "copy", "408000000", "400000000"]])),
+           1, ["DIFFERS", "1 of 2 pairs agree"])
+    expect("writes within the L2", run(d, good, ncu_csv([[0, "copy", "400000000", "380000000"]]),
+                                       "--l2-bytes", str(50 << 20)),
+           0, ["within the L2's dirty lines"])
+    expect("writes beyond the L2", run(d, good, ncu_csv([[0, "copy", "400000000", "300000000"]]),
+                                       "--l2-bytes", str(50 << 20)),
+           1, ["DIFFERS"])
+    tiny = results([bench("chase", {r: 1000.0}, per_range=1)])
+    expect("tiny counts", run(d, tiny, ncu_csv([[0, "chase", "30000", "0"]])),
+           0, ["the launch's own traffic"])
+    both = results([bench("copy", {r: 1e8, w: 1e8}), bench("only_here", {r: 1.0}),
+                    bench("refused", {}, missing="another tool owns the profiler")])
+    expect("one side only, and missing", run(d, both, ncu_csv([[0, "copy", "4e8", "4e8"],
+                                                               [1, "fill_kernel", "5", "5"]])),
+           0, ["Counted by the library only", "only_here", "Profiled by ncu only", "fill_kernel",
+               "Without counters: refused: another tool owns the profiler"])
+    expect("not results/3", run(d, {"schema": "cuprobe.results/2", "benchmarks": []}, ncu_csv([])),
+           1, ["not a cuprobe.results/3 file"])
+    expect("not JSON", run(d, "{", ncu_csv([])), 1, ["ncu_counters:"])
+    expect("no ncu header", run(d, good, "==PROF== nothing profiled\n"), 1, ["no ncu CSV header"])
+    expect("no pair", run(d, good, ncu_csv([[0, "void copy4<float>(...)", "4e8", "4e8"]])),
+           1, ["no benchmark was counted on both sides", "--print-nvtx-rename kernel"])
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("ncu_counters_check: every case behaved")

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The library's counters against Nsight Compute's, on the same launches (tools/ncu_counters.sh).
+
+  ncu_counters.py COUNTED.json NCU.csv [--tolerance 0.01] [--markdown OUT.md]
+
+COUNTED.json: an example's results (cuprobe.results/3) written with `--profile --counters SETS`
+outside ncu: each benchmark's one profiled call, counted by the library's counter pass
+(values per iteration, x `per_range` = the call's total).
+NCU.csv: `ncu --csv --page raw --nvtx --print-nvtx-rename kernel` over the same program with
+`--profile`: one row per kernel, named after the innermost NVTX push/pop range around it, which
+is the benchmark's name (the runner opens one range per measurement).
+
+Every metric both sides hold (counts: the `.sum` ones) is compared per benchmark name: the
+library's total against the sum of ncu's rows of that name. A pair agrees when the two differ by
+at most --tolerance of the larger (1 %), or by at most 64 KiB (a count that small is the
+launch's own traffic: its parameters, its code), and DRAM bytes written may also differ by at
+most the L2's size (--l2-bytes): lines the kernel wrote that the L2 still held dirty when it
+ended, written back after it, which one side can count in its next range and the other not.
+Benchmarks named on one side only are listed, not compared. Exit status: 0 when every pair
+agrees (and at least one was compared), 1 otherwise or on bad input, with one sentence.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from access_check import number  # noqa: E402  (ncu's numbers, thousands separators and all)
+
+SMALL = 64 * 1024  # bytes, sectors or requests below which a count is the launch's own traffic
+
+
+def load_counted(path):
+    """{benchmark name: {metric: total of the profiled call}} and the chip the pass named."""
+    with open(path) as f:
+        doc = json.load(f)
+    if not str(doc.get("schema", "")).startswith("cuprobe.results/3"):
+        raise ValueError(f"{path}: not a cuprobe.results/3 file (schema {doc.get('schema')!r})")
+    out, missing = {}, []
+    for b in doc.get("benchmarks", []):
+        c = b.get("counters")
+        if not c:
+            continue
+        if c.get("missing"):
+            missing.append(f"{b['name']}: {c['missing']}")
+            continue
+        per = float(c.get("per_range") or 1)
+        tot = out.setdefault(b["name"], {})
+        for v in c.get("values", []):
+            if v["metric"].endswith(".sum") and isinstance(v.get("value"), (int, float)):
+                tot[v["metric"]] = tot.get(v["metric"], 0.0) + v["value"] * per
+    return out, missing
+
+
+def load_ncu(path):
+    """{kernel (NVTX-renamed) name: {metric: sum over its rows}} from ncu's raw CSV page."""
+    rows = [r for r in csv.reader(open(path, newline="")) if r]
+    head = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
+    if head is None:
+        raise ValueError(f"{path}: no ncu CSV header (a 'Kernel Name' column)")
+    cols = rows[head]
+    name_col = cols.index("Kernel Name")
+    out = {}
+    for r in rows[head + 1:]:
+        if len(r) != len(cols) or r[name_col] == "":
+            continue
+        if number(r[cols.index("ID")] if "ID" in cols else "0") is None:
+            continue  # the units row
+        tot = out.setdefault(r[name_col], {})
+        for i, c in enumerate(cols):
+            x = number(r[i]) if c.endswith(".sum") else None
+            if x is not None:
+                tot[c] = tot.get(c, 0.0) + x
+    return out
+
+
+def compare(counted, ncu, tolerance, l2_bytes):
+    """Rows (name, metric, library, ncu, relative difference, verdict) and whether all agree."""
+    rows, ok = [], True
+    for name in sorted(set(counted) & set(ncu)):
+        for metric in sorted(set(counted[name]) & set(ncu[name])):
+            a, b = counted[name][metric], ncu[name][metric]
+            diff = abs(a - b)
+            rel = diff / max(abs(a), abs(b)) if max(abs(a), abs(b)) > 0 else 0.0
+            if rel <= tolerance:
+                verdict = "agrees"
+            elif diff <= SMALL:
+                verdict = "agrees (both below 64 KiB apart: the launch's own traffic)"
+            elif metric == "dram__bytes_write.sum" and l2_bytes and diff <= l2_bytes:
+                verdict = "within the L2's dirty lines (written back after the kernel)"
+            else:
+                verdict, ok = "DIFFERS", False
+            rows.append((name, metric, a, b, rel, verdict))
+    return rows, ok and bool(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("counted")
+    ap.add_argument("ncu")
+    ap.add_argument("--tolerance", type=float, default=0.01)
+    ap.add_argument("--l2-bytes", type=float, default=0, help="the card's L2 size, bytes")
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    try:
+        counted, missing = load_counted(a.counted)
+        ncu = load_ncu(a.ncu)
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
+        print(f"ncu_counters: {e}", file=sys.stderr)
+        return 1
+    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes)
+    lines = ["| benchmark | metric | library | ncu | difference | verdict |", "|---|---|---|---|---|---|"]
+    lines += [f"| {n} | {m} | {x:.6g} | {y:.6g} | {100 * r:.3f} % | {v} |" for n, m, x, y, r, v in rows]
+    only_lib = sorted(set(counted) - set(ncu))
+    only_ncu = sorted(set(ncu) - set(counted))
+    notes = []
+    if only_lib:
+        notes.append(f"Counted by the library only (no ncu kernel of that NVTX name): {', '.join(only_lib)}.")
+    if only_ncu:
+        notes.append(f"Profiled by ncu only (kernels outside the measurements' ranges): {', '.join(only_ncu[:20])}"
+                     + (" ..." if len(only_ncu) > 20 else "") + ".")
+    if missing:
+        notes.append("Without counters: " + "; ".join(missing[:10]) + ".")
+    text = "\n".join(lines + [""] + notes) + "\n"
+    print(text, end="")
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(text)
+    if not rows:
+        print("ncu_counters: no benchmark was counted on both sides: ncu names kernels by their NVTX "
+              "range only with --nvtx --print-nvtx-rename kernel, and the library counts only outside "
+              "ncu with --counters", file=sys.stderr)
+    agreeing = sum(1 for r in rows if r[5] != "DIFFERS")
+    print(f"ncu_counters: {agreeing} of {len(rows)} pairs agree", file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
