@@ -23,11 +23,11 @@ fi
 dir="$(mktemp -d /tmp/cuprobe-ceilings-e2e.XXXX)"
 trap 'rm -rf "$dir"' EXIT
 export CUPROBE_CEILINGS_DIR="$dir"
-t0=$(date +%s.%N)
+t0=$(date +%s)
 mode=(--ceilings 1); [ "${3:-}" = full ] && mode=()
 timeout 400 "$bin/device_report" "${mode[@]}" > "$dir/report.txt" 2>&1 ||
   { tail -30 "$dir/report.txt"; echo "FAILED: device_report ${mode[*]}"; exit 1; }
-echo "ceilings_e2e: device_report ${mode[*]:-(the main job)} took $(echo "$(date +%s.%N) - $t0" | bc) s on $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader | head -1)"
+echo "ceilings_e2e: device_report ${mode[*]:-(the main job)} took $(( $(date +%s) - t0 )) s on $(nvidia-smi --query-gpu=name,uuid --format=csv,noheader | head -1)"
 record="$(ls "$dir"/GPU-*.json 2> /dev/null | head -1)"
 [ -n "$record" ] || { echo "FAILED: no record was written into $dir"; exit 1; }
 python3 "$src/tools/validate_results.py" "$record" || { echo "FAILED: the record is not valid"; exit 1; }

@@ -339,7 +339,7 @@ struct scripted_profiler {
   ct::request r = ct::parse("dram");
   bool is_ready = true;
   std::string why_not;
-  bool fail_kernel = false, fail_sample = false;
+  bool fail_kernel = false, fail_sample = false, no_kernel = false;
   int device_fault = 0;  // a CUDA error code to throw as a device fault (0: none)
   std::vector<ct::range_kind> asked;
   const ct::request& req() const { return r; }
@@ -349,6 +349,8 @@ struct scripted_profiler {
   ct::result collect(Once&&, cudaStream_t, double per_range, Before&&, double, ct::range_kind k) {
     asked.push_back(k);
     if (device_fault) throw cp::error("an illegal address", device_fault);
+    if (k == ct::range_kind::kernel && no_kernel)
+      throw cp::error("cuprobe: counters: no kernel in the sample (a copy or a memset)");
     if ((k == ct::range_kind::kernel && fail_kernel) ||
         (k == ct::range_kind::sample && fail_sample))
       throw cp::error(std::string("cuprobe: counters: ") + ct::to_string(k) + " ranges refused");
@@ -377,6 +379,15 @@ TEST_CASE("the counter pass: kernel ranges, the fallback to a sample range, fail
   pass(m, &graph);
   CHECK(graph.asked == std::vector<ct::range_kind>{ct::range_kind::sample});
   m.options.graph = false;
+  // a sample without a kernel (cudaMemcpy) is counted in a sample range, and nothing is said
+  scripted_profiler memcpy_like;
+  memcpy_like.no_kernel = true;
+  pass(m, &memcpy_like);
+  CHECK(memcpy_like.asked ==
+        std::vector<ct::range_kind>{ct::range_kind::kernel, ct::range_kind::sample});
+  CHECK(m.counters.range == ct::range_kind::sample);
+  CHECK(cp::detail::first_kernel_range_failure());  // not said yet; said now (the case below)
+  CHECK_FALSE(cp::detail::first_kernel_range_failure());
   scripted_profiler fallback;
   fallback.fail_kernel = true;
   pass(m, &fallback);

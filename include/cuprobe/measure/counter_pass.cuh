@@ -30,6 +30,14 @@ inline std::string counter_spec(const run_options& o) {
   return e && std::string(e) != "none" ? e : "";
 }
 
+/// True the first time it is called in the process (the kernel-range notice is said once).
+inline bool first_kernel_range_failure() {
+  static bool said = false;
+  const bool first = !said;
+  said = true;
+  return first;
+}
+
 /// The counter pass of `m` after its timed samples: `once` enqueues one sample (`per_range`
 /// launches x iterations) on `s`, `before` runs outside the ranges (the L2 flush). A failure is
 /// kept as m.counters.missing; the timed result stands. `Profiler`: counters::profiler, or a
@@ -59,13 +67,12 @@ void counter_pass(measurement& m, Profiler* prof, cudaStream_t s, double per_ran
   };
   std::string why = attempt(kind);
   if (!why.empty() && kind == counters::range_kind::kernel) {
-    // kernel ranges refused (a driver or CUPTI without auto ranges under user replay): one range
-    // around the sample still counts every byte, said once per process
-    static bool said = false;
-    if (!said)
+    // A sample without a kernel (cudaMemcpy, cudaMemset) is counted in one range around it, as
+    // it should be. Kernel ranges refused otherwise (a driver or CUPTI without auto ranges under
+    // user replay): one range around the sample still counts every byte, said once per process.
+    if (why.find("no kernel in the sample") == std::string::npos && first_kernel_range_failure())
       std::fprintf(stderr, "cuprobe: counters: kernel ranges failed (%s); one range per sample\n",
                    why.c_str());
-    said = true;
     why = attempt(counters::range_kind::sample);
   }
   if (!why.empty()) {

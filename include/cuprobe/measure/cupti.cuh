@@ -444,9 +444,9 @@ class profiler {
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     detail::cupti_check(api.data_info(&info), "the counter data's ranges");
-    require(info.numTotalRanges >= 1 && info.numTotalRanges <= most,
-            "counters: the counter data holds " + std::to_string(info.numTotalRanges) +
-                " ranges (the sample launched no kernel?)");
+    require(info.numTotalRanges >= 1, "counters: no kernel in the sample (a copy or a memset)");
+    require(info.numTotalRanges <= most,
+            "counters: the counter data holds " + std::to_string(info.numTotalRanges) + " ranges");
     result r = host_->to_result(req_.spec, data, info.numTotalRanges, per_range, kind);
     r.passes = passes;
     if (keep_) r.image = std::move(data);
