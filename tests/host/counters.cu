@@ -94,7 +94,7 @@ TEST_CASE("kernel ranges combine: counts add up, shares and rates weigh by durat
 TEST_CASE("the limiting unit is the busiest sol unit; unit_shares sorts them") {
   auto r = counted({{"dram__throughput.avg.pct_of_peak_sustained_elapsed", 91.5},
                     {"lts__t_sectors.avg.pct_of_peak_sustained_elapsed", 40},
-                    {"lts__ltcfabric2lts_cycles_active.avg.pct_of_peak_sustained_elapsed", 95.2},
+                    {"lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed", 95.2},
                     {"sm__inst_issued.avg.pct_of_peak_sustained_elapsed", 12}});
   const auto u = ct::limiting_unit(r);
   REQUIRE(u);
