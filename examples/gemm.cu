@@ -148,15 +148,15 @@ __global__ void __launch_bounds__(384, 1)
       const cuprobe::region_token t0 = timer.start();
       if (cuprobe::pipeline::warpgroup_thread() == 0) span = t0;
     }
-    constexpr auto a_lay =
-        wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, 64, BK);
-    constexpr auto b_lay =
-        wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, BN, BK);
-    // Stage s, K step j: the start address moves by s x stage bytes + 32 j (16-byte units).
+    // The operands' stage rings: the descriptor of (stage, row, K step) is one addition.
     // A's rows: this consumer's 64 (cooperative), or both halves from row 0 (ping-pong).
-    const std::uint64_t a_desc =
-        a_lay.descriptor_at(p::smem_address(a_st) + (S::pingpong ? 0 : c) * 64 * 128, 0).encode();
-    const std::uint64_t b_desc = b_lay.descriptor_at(p::smem_address(b_st), 0).encode();
+    const auto a_op = wg::smem_operand::of(wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128,
+                                                                              wg::major::k, BM, BK),
+                                           p::smem_address(a_st), a_bytes)
+                          .from_row(S::pingpong ? 0 : 64 * int(c));
+    const auto b_op = wg::smem_operand::of(
+        wg::canonical_layout::of<wg::bf16>(wg::swizzle::b128, wg::major::k, BN, BK),
+        p::smem_address(b_st), b_bytes);
     const bool releaser = cuprobe::pipeline::warpgroup_thread() == 0;
     // The workspace slot of cluster q's partial for this CTA and warpgroup.
     const auto slot = [&](int q) { return (q * Cluster + int(rank)) * 2 + int(c); };
@@ -183,11 +183,10 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
           for (int j = 0; j < BK / 16; ++j)
 #pragma unroll
-            for (int hf = 0; hf < S::halves; ++hf)  // half hf: A rows 64 hf.. (8 KiB further)
-              wg::mma_async<wg::bf16, wg::bf16>(
-                  acc[hf], a_desc + ((st.stage * a_bytes + hf * 8192 + 32 * j) >> 4),
-                  b_desc + ((st.stage * b_bytes + 32 * j) >> 4),
-                  wg::accumulate_if(kb > w.k_begin || j > 0));
+            for (int hf = 0; hf < S::halves; ++hf)  // half hf: A rows 64 hf..
+              wg::mma_async<wg::bf16, wg::bf16>(acc[hf], a_op.at(st.stage, 64 * hf, 16 * j),
+                                                b_op.at(st.stage, 0, 16 * j),
+                                                wg::accumulate_if(kb > w.k_begin || j > 0));
           wg::commit_group();
           wg::wait_group<1>();  // the previous K block's MMAs are done: release its stage
         }

@@ -40,11 +40,12 @@ __global__ void __launch_bounds__(128 * warpgroups, 1)
   }
   ptx::fence_proxy_async<ptx::space::shared>();  // the generic stores -> the async proxy (wgmma)
   __syncthreads();
-  std::uint64_t da[4], db[4];  // the descriptors of the four K steps
+  // One stage of each operand: the descriptors of its four K steps, made before the loop.
+  const auto a = wg::smem_operand::of(la, ptx::smem_address(sa), la.size_bytes());
+  const auto b = wg::smem_operand::of(lb, ptx::smem_address(sb), lb.size_bytes());
+  std::uint64_t da[4], db[4];
 #pragma unroll
-  for (int s = 0; s < 4; ++s)
-    da[s] = la.descriptor_at(ptx::smem_address(sa), 16 * s).encode(),
-    db[s] = lb.descriptor_at(ptx::smem_address(sb), 16 * s).encode();
+  for (int s = 0; s < 4; ++s) da[s] = a.at(0, 0, 16 * s), db[s] = b.at(0, 0, 16 * s);
   wg::accumulator<wg::f32, n> acc{};  // zero
   for (long long it = 0; it < trips; ++it) {
     wg::fence_operand(acc);

@@ -336,4 +336,61 @@ struct canonical_layout {
   }
 };
 
+/// An operand as a pipeline holds it in shared memory: `stages` tiles of one canonical layout
+/// (the whole stage tile, e.g. 128 x 64 for A of a 128-row CTA tile), `stage_bytes` apart from
+/// shared address `base`. of() builds the descriptor of stage 0 once, checked as descriptor_at
+/// checks it; at(stage, row, k0) is then the descriptor of any stage, starting at M/N row `row`
+/// (a multiple of 8: a consumer's 64-row slice) and K element `k0` (a wgmma step), by one
+/// addition: what a main loop needs, without offsets worked out by hand.
+///
+///   const auto a = wg::smem_operand::of(a_tile, ptx::smem_address(a_smem), a_stage_bytes)
+///                      .from_row(64 * consumer);               // this consumer's 64 rows
+///   wg::mma_async<wg::bf16, wg::bf16>(acc, a.at(stage, 0, 16 * j), b.at(stage, 0, 16 * j),
+///                                     wg::accumulate_if(j > 0));
+///
+/// The stages share one descriptor layout (LBO, SBO, swizzle and base offset), so stage_bytes
+/// must be a multiple of the swizzle pattern's repeat (1024 bytes for 128B; problem() says so),
+/// and the last stage must end below 256 KiB of shared address.
+struct smem_operand {
+  canonical_layout layout;        ///< one stage's tile
+  std::uint32_t stage_bytes = 0;  ///< from one stage's tile to the next
+  std::uint64_t first = 0;        ///< the encoded descriptor of stage 0, row 0, K element 0
+
+  /// Why stages `stage_bytes` apart cannot share the layout's descriptor, as a sentence; nullptr
+  /// when they can.
+  __host__ __device__ static constexpr const char* problem(const canonical_layout& l,
+                                                           std::uint32_t stage_bytes) {
+    if (stage_bytes < l.size_bytes()) return "the stages overlap (stage_bytes < the tile's size)";
+    if (stage_bytes % swizzle_repeat_bytes(l.mode) != 0)
+      return "stage_bytes is not a multiple of the swizzle pattern's repeat (1024 bytes for 128B, "
+             "16 without swizzle), so the stages after the first would need another base offset";
+    return nullptr;
+  }
+
+  /// The operand of `stages` tiles of layout `l` from shared address `base`, `stage_bytes`
+  /// apart. Device code checks the first descriptor as descriptor_at does, and the stride with
+  /// problem() where CUPROBE_PTX_CHECKS is on.
+  __host__ __device__ static constexpr smem_operand of(const canonical_layout& l,
+                                                       std::uint32_t base,
+                                                       std::uint32_t stage_bytes) {
+#if defined(__CUDA_ARCH__) && CUPROBE_PTX_CHECKS
+    if (const char* p = problem(l, stage_bytes)) detail::descriptor_fault(p, base);
+#endif
+    return smem_operand{l, stage_bytes, l.descriptor_at(base, 0).encode()};
+  }
+
+  /// The same stages from M/N row `row` on (a multiple of 8): a consumer's slice of the rows.
+  /// Made once before a main loop, it keeps the loop's offsets compile-time constants.
+  __host__ __device__ constexpr smem_operand from_row(int row) const {
+    smem_operand o = *this;
+    o.first += layout.offset(row, 0) >> 4;
+    return o;
+  }
+
+  /// The encoded descriptor of stage `stage` from M/N row `row` and K element `k0`.
+  __host__ __device__ constexpr std::uint64_t at(int stage, int row, int k0) const {
+    return first + ((std::uint32_t(stage) * stage_bytes + layout.offset(row, k0)) >> 4);
+  }
+};
+
 }  // namespace cuprobe::ptx::wgmma
