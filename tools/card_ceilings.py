@@ -377,3 +377,42 @@ def sources_line(card):
            "its own ceiling)" if card.ref_self else f"no reference set ({card.ref_path})")
     return f"{card.name}: " + (f"{rec}; " if card.use_records else "") + f"{ref}; else nominal figures"
 
+
+
+def results_across_models(ia, ib, threshold, label_of):
+    """Output lines for two results files of different models (ia, ib: compare.index of each):
+    each measurement both hold as the fraction of its own card's ceiling that the library placed
+    it against when it ran (its `ceiling` field), with the verdict as compare_cards gives it; the
+    predicted factor is the ratio of the two ceilings. Measurements without a fraction on a side
+    are listed as not comparable."""
+    import json
+    rows, lost = [], []
+    for key in sorted(set(ia) & set(ib)):
+        label = label_of({"name": key[0], "params": json.loads(key[1]), "occurrence": key[2] + 1})
+        ca, cb = ia[key].get("ceiling") or {}, ib[key].get("ceiling") or {}
+        fa, fb = ca.get("fraction"), cb.get("fraction")
+        if not all(isinstance(x, (int, float)) and x > 0 for x in (fa, fb)):
+            side = "A" if not (isinstance(fa, (int, float)) and fa > 0) else "B"
+            lost.append(f"  {label}: no fraction of its card's ceiling in {side}")
+            continue
+        pa, pb = ca.get("ceiling_per_s"), cb.get("ceiling_per_s")
+        factor = pb / pa if isinstance(pa, (int, float)) and isinstance(pb, (int, float)) and pa else None
+        agree = abs(fb / fa - 1) <= threshold
+        kinds = "" if ca.get("source") == cb.get("source") else \
+            f" (ceilings of two kinds: {ca.get('source')} in A, {cb.get('source')} in B)"
+        verdict = (f"as the models predict (x{factor:.3f})" if factor else "as the models predict") \
+            if agree else f"differs from the models ({num(fa)} vs {num(fb)} of ceiling)"
+        rows.append((label, ca.get("key", ""), num(fa), num(fb), verdict + kinds, agree))
+    out = ["A and B are different GPU models: each measurement is compared as the fraction of its "
+           "own card's ceiling it was placed against when it ran.", ""]
+    width = max([len(r[0]) for r in rows] + [11])
+    out.append(f"{'measurement':<{width}}  {'ceiling':<18}  {'A of ceil':>9}  {'B of ceil':>9}  verdict")
+    out += [f"{r[0]:<{width}}  {r[1]:<18}  {r[2]:>9}  {r[3]:>9}  {r[4]}" for r in rows]
+    if lost:
+        out += ["", f"not comparable across models: {len(lost)}"] + lost
+    agree = sum(r[5] for r in rows)
+    out += ["", f"verdict: across models: {len(rows)} compared: {agree} as the models predict, "
+            f"{len(rows) - agree} differ from the models; {len(lost)} not comparable; "
+            f"{len(set(ia) - set(ib))} only in A, {len(set(ib) - set(ia))} only in B "
+            f"(|fraction B / fraction A - 1| > {threshold:g} differs)"]
+    return out

@@ -42,6 +42,8 @@ F the factor B/A the two ceilings predict; else "differs from the models (fA vs 
 ceiling)"; never better or worse. The table names each side's ceiling, "ceilings used" says
 where each comes from, and metrics without a ceiling on a side are listed as "not comparable
 across models" with the reason. Exit status 0, or 2 when no metric has a ceiling on both sides.
+Results files of two models: each measurement as the fraction of its own card's ceiling recorded
+in it when it ran (its `ceiling` field), with the same verdicts (card_ceilings.results_across_models).
 
 Output: the files' provenance, a table (one line per match, sorted by name then params), the
 measurements in one file only, and a verdict line last; --json OUT writes the same as JSON
@@ -246,17 +248,18 @@ def change_word(rel, direction, better, worse):
     return better if (rel < 0) == (direction == "lower") else worse
 
 
+def index(doc):
+    """Each measurement of a results file by (name, params, occurrence)."""
+    out, seen = {}, {}
+    for b in doc["benchmarks"]:
+        base = (b["name"], canonical(b["params"]))
+        k = seen[base] = seen.get(base, -1) + 1
+        out[base + (k,)] = b
+    return out
+
+
 def compare_results(doc_a, doc_b, threshold, alpha):
     np, stats = need_scipy()
-
-    def index(doc):
-        out, seen = {}, {}
-        for b in doc["benchmarks"]:
-            base = (b["name"], canonical(b["params"]))
-            k = seen[base] = seen.get(base, -1) + 1
-            out[base + (k,)] = b
-        return out
-
     ia, ib = index(doc_a), index(doc_b)
     common = sorted(set(ia) & set(ib))
     rows, skipped = [], []
@@ -491,6 +494,16 @@ def main(argv):
     docs, kind = load_pair(*paths)
     if kind == "summary" and card_ceilings.different_models(*docs):
         return main_models(paths, docs, args)
+    if kind == "results" and card_ceilings.different_models(*docs):
+        lines = [f"{tag}: {path} ({provenance(d)['schema']}; {provenance(d)['device']})"
+                 for tag, path, d in zip("AB", paths, docs)]
+        lines += card_ceilings.results_across_models(index(docs[0]), index(docs[1]), args.threshold,
+                                                     label_of)
+        print("\n".join(lines), flush=True)
+        if lines[-1].startswith("verdict: across models: 0 compared"):
+            raise BadInput(f"{paths[0]} and {paths[1]} are different GPU models and no measurement "
+                           "of both has a fraction of its card's ceiling")
+        return 0
     if kind == "results":
         rows, skipped, only_a, only_b = compare_results(docs[0], docs[1], args.threshold, args.alpha)
         what = "measurement (name and params)"

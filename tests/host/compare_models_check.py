@@ -10,9 +10,12 @@ ceilings record found by UUID in CUPROBE_CEILINGS_DIR, a record compared as such
 without ceilings ("not comparable across models" with the reason; exit 2 with one sentence
 when no metric is left), a summary without a device block and one with an unknown schema (exit 2,
 one sentence naming the file), --json across models, and the committed H200 summary against an
-H100-like one. Every run is checked for its exit status and for no traceback.
+H100-like one. Results files of two models: each measurement as the fraction of its own card's
+ceiling recorded in it (agreeing, differing, one without a fraction, nothing comparable: exit 2).
+Every run is checked for its exit status and for no traceback.
 """
 import copy
+import gzip
 import json
 import os
 import subprocess
@@ -191,7 +194,49 @@ def main(d):
         check("H200 set against an H100: the set is not its own ceiling", "is this file itself" in out, out[:800])
 
 
+def results_files(d):
+    """Results files of two models: each measurement as the fraction of its own card's ceiling it
+    was placed against when it ran; no SciPy needed."""
+    with gzip.open(os.path.join(root, "docs", "results", "h200", "dram_bandwidth.json.gz")) as f:
+        template = json.load(f)  # a valid results file: its first measurement is the pattern
+
+    def bench(name, fraction, ceiling_per_s, source="nominal"):
+        b = copy.deepcopy(template["benchmarks"][0])
+        b["name"], b["params"] = name, {}
+        b["ceiling"] = None if fraction is None else dict(
+            b["ceiling"], ceiling_per_s=ceiling_per_s, fraction=fraction,
+            rate_per_s=fraction * ceiling_per_s, source=source, source_text=source)
+        return b
+
+    def results(device, benches):
+        doc = copy.deepcopy(template)
+        doc["device"] = dict(doc["device"], **device)
+        doc["benchmarks"] = benches
+        return doc
+
+    env = dict(os.environ)
+    a = write(d, "ra.json", results(H200, [bench("read", 0.96, 4.8e12), bench("gather", 0.97, 4.8e12),
+                                           bench("chase", None, 0), bench("onlya", 0.5, 4.8e12)]))
+    b = write(d, "rb.json", results(H100, [bench("read", 0.96, 3.35e12), bench("gather", 0.69, 3.35e12),
+                                           bench("chase", 0.1, 3.35e12)]))
+    out, _ = expect("results across models: exit 0", COMPARE + [a, b], 0, env)
+    check("results across models: as predicted", "as the models predict (x0.698)" in line_with(out, "read"),
+          out[-900:])
+    check("results across models: differs", "differs from the models (0.97 vs 0.69 of ceiling)"
+          in line_with(out, "gather"), out[-900:])
+    check("results across models: not comparable", "chase: no fraction of its card's ceiling in A" in out,
+          out[-900:])
+    check("results across models: verdict", "verdict: across models: 2 compared: 1 as the models predict, "
+          "1 differ from the models; 1 not comparable; 1 only in A, 0 only in B" in out, out[-400:])
+    check("results across models: never a regression", "regression" not in out.lower(), out[-400:])
+    c = write(d, "rc.json", results(H100, [bench("chase", None, 0)]))
+    _, err = expect("results across models, nothing comparable: exit 2", COMPARE + [a, c], 2, env)
+    check("results across models, nothing comparable: one sentence",
+          len(err.strip().splitlines()) == 1 and "no measurement of both has a fraction" in err, err)
+
+
 with tempfile.TemporaryDirectory() as tmp:
     main(tmp)
+    results_files(tmp)
 
 finish("compare_models_check", "compare.py across GPU models behaved on every case")
