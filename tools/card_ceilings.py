@@ -86,6 +86,21 @@ def num(v):
     return f"{v:.4g}"
 
 
+def nominal_dram(device):
+    """(GB/s, how) of a device block's nominal DRAM bandwidth: device_report's figure, else bus
+    width x memory clock x 2 (double data rate); (None, "") when it holds neither. results_md.py
+    uses the same rule."""
+    def get(key):
+        v = device.get(key) if isinstance(device, dict) else None
+        return v if schema.is_num(v) and v > 0 else None
+    if get("nominal_dram_gb_per_s"):
+        return get("nominal_dram_gb_per_s"), "device.nominal_dram_gb_per_s"
+    bus, clk = get("memory_bus_width_bits"), get("memory_clock_mhz")
+    if bus and clk:
+        return bus * clk * 2 / 8 / 1e3, f"{bus:g}-bit bus x {clk:g} MHz x 2"
+    return None, ""
+
+
 class Ceiling:
     """A ceiling in the metric's own unit; kind: measured, nominal or ratio."""
 
@@ -198,10 +213,7 @@ class Card:
     def nominal(self, key, kind):
         """(Ceiling, "") or (None, why there is no nominal figure)."""
         if kind == "dram":
-            gbps, how = self.facts("nominal_dram_gb_per_s"), "device.nominal_dram_gb_per_s"
-            bus, clk = self.facts("memory_bus_width_bits"), self.facts("memory_clock_mhz")
-            if not gbps and bus and clk:
-                gbps, how = bus * clk * 2 / 8 / 1e3, f"{bus:g}-bit bus x {clk:g} MHz x 2"
+            gbps, how = nominal_dram(self.device)
             if not gbps:
                 return None, ("no nominal DRAM figure (the device block has neither "
                               "nominal_dram_gb_per_s nor memory_bus_width_bits and memory_clock_mhz)")

@@ -34,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import validate_results as schema  # noqa: E402  (the schema module beside this file)
 import results_stale  # noqa: E402  (the section "Code changed since this set was made", beside it)
+import card_ceilings  # noqa: E402  (the nominal DRAM rule, shared with compare.py across models)
 
 TARGETS = {  # key: (comparison, value) or (comparison, fraction, "nominal_dram_tbps"): the
     # project's targets for this figure; the second kind is a fraction of this card's nominal
@@ -207,10 +208,7 @@ def device_line(dev):
 def nominal_dram_tbps(dev):
     """The card's nominal DRAM bandwidth in TB/s: device_report's figure, else memory clock x 2
     (double data rate) x bus width; None when the summary holds neither."""
-    gbps = opt(dev, "nominal_dram_gb_per_s")
-    if gbps is None:
-        clk, bus = opt(dev, "memory_clock_mhz"), opt(dev, "memory_bus_width_bits")
-        gbps = clk * 2 * bus / 8 / 1e3 if clk and bus else None
+    gbps, _ = card_ceilings.nominal_dram(dev)
     return gbps / 1e3 if gbps else None
 
 
