@@ -4,7 +4,10 @@
 // covering grids (one element per thread) swept over threads per block; cudaMemcpy and
 // cudaMemset beside them; Little's law for the numbers measured.
 //
-//   build/hopper/examples/dram_bandwidth --json dram.json     (--quick: fewer configurations)
+//   build/hopper/examples/dram_bandwidth --json dram.json
+//   defaults: persistent grids 2x512, 4x256, 4x512, 8x256 and covering grids of 256 and 1024
+//   threads (within a minute on an H100); --full: every persistent shape the SM holds (1..32
+//   blocks x 64..1024 threads) and covering grids of 128..1024 threads; --quick: 5 samples
 //   options: --patterns read,write,copy,mixed  --ops cg,cs,cv  --widths 4,16
 //            --modes launches,in_kernel  --grids persistent,covering  --configs 4x256,8x128
 //            --cover-threads 256,1024  --passes 4  --array-mib 4096  --l2-factor 8
@@ -53,7 +56,10 @@ int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
     using opt = cuprobe::cli_option;
     const auto cli = cuprobe::cli::parse(
-        argc, argv, "dram_bandwidth: DRAM bandwidth by pattern, width, cache operator, loop mode",
+        argc, argv,
+        "dram_bandwidth: DRAM bandwidth by pattern, width, cache operator, loop mode\n"
+        "--full adds every persistent grid shape (1..32 blocks/SM x 64..1024 threads) and\n"
+        "covering grids of 128 and 512 threads",
         {opt::text("--patterns", "comma list of read, write, copy, mixed", "read,write,copy,mixed"),
          opt::text("--ops", "load operators, comma list of cg, cs, cv", "cg,cs,cv"),
          opt::text("--widths", "element bytes, comma list of 4, 16", "4,16"),
@@ -100,13 +106,13 @@ int main(int argc, char** argv) {
       }
     } else if (cli.small) {
       o.persistent = {{4, 256}};
-    } else if (cli.quick) {
+    } else if (!cli.full) {
       o.persistent = {{2, 512}, {4, 256}, {4, 512}, {8, 256}};
-    }  // else every shape the device can hold: below, once it is known
+    }  // --full: every shape the device can hold, below, once it is known
     o.covering.clear();
-    for (const auto& t : split(cli.get("--cover-threads", cli.small   ? "256"
-                                                          : cli.quick ? "256,1024"
-                                                                      : "128,256,512,1024")))
+    for (const auto& t : split(cli.get("--cover-threads", cli.small  ? "256"
+                                                          : cli.full ? "128,256,512,1024"
+                                                                     : "256,1024")))
       o.covering.push_back(int(cuprobe::cli::parse_integer(t, "--cover-threads", 32, 1024)));
     o.passes = std::uint32_t(cli.get_integer("--passes"));
     o.head_to_head = cli.small ? 3 : cli.quick ? 10 : 20;  // best copy vs cudaMemcpy, alternating
@@ -134,7 +140,7 @@ int main(int argc, char** argv) {
                        "--ops: unknown load operator '" + op + "' (cg, cs, cv)");
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
-    if (!cli.has("--configs") && !cli.quick && !cli.small)
+    if (!cli.has("--configs") && cli.full)
       for (int b : {1, 2, 4, 8, 16, 32})
         for (int t : {64, 128, 256, 512, 1024})
           if (b * t <= dev.max_threads_per_sm && b <= dev.max_blocks_per_sm && b * t >= 64)

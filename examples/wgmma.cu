@@ -7,8 +7,10 @@
 // points without the rests.
 //
 //   build/hopper/examples/wgmma --json wgmma.json --summary wgmma_summary.json
-//   --small: a quick run (also what compute-sanitizer runs); --quick: fewer points;
-//   --full 1: bf16 at every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
+//   defaults: every section at 5 samples a point (within a minute on an H100); --full: 10
+//   samples a point and 3 of each sustained run (the reference set's setting); --small: a quick
+//   run (also what compute-sanitizer runs); --quick: fewer points; --every-n 1: also bf16 at
+//   every N 8..256 (SS and RS); --sustained-ms 0: no sustained run;
 //   --rest-ms 0: no idle GPU before the samples (every point back to back)
 //
 // The experiments are cuprobe_suite/wgmma.cuh (one point) and cuprobe_suite/wgmma_suite.cuh (which
@@ -27,8 +29,11 @@ using cuprobe::fmt;
 int main(int argc, char** argv) {
   return cuprobe::guarded_main([&] {
     const auto cli = cuprobe::cli::parse(
-        argc, argv, "wgmma: tensor-core (wgmma) throughput and latency",
-        {cuprobe::cli_option::integer("--full", "1: bf16 at every N 8..256, SS and RS", 0, 1, 0),
+        argc, argv,
+        "wgmma: tensor-core (wgmma) throughput and latency\n"
+        "--full takes 10 samples a point (5 without it) and 3 of each sustained run (2)",
+        {cuprobe::cli_option::integer("--every-n", "1: also bf16 at every N 8..256, SS and RS", 0,
+                                      1, 0),
          cuprobe::cli_option::number("--short-ms", "length of one launch", 0.01, 1000, 7),
          cuprobe::cli_option::number("--sustained-ms",
                                      "length of a sustained launch (0: none; else >= 500)", 0,
@@ -37,14 +42,14 @@ int main(int argc, char** argv) {
              "--rest-ms", "idle GPU before each sample of a short point (0: none)", 0, 60000, 100),
          cuprobe::cli_option::path("--summary", "write the headline metrics (JSON) here")});
     ex::wgmma_suite_options o;
-    o.setting = cli.small                        ? ex::wgmma_setting::small
-                : cli.get_integer("--full") == 1 ? ex::wgmma_setting::full
-                : cli.quick                      ? ex::wgmma_setting::quick
-                                                 : ex::wgmma_setting::standard;
+    o.setting = cli.small                           ? ex::wgmma_setting::small
+                : cli.get_integer("--every-n") == 1 ? ex::wgmma_setting::every_n
+                : cli.quick                         ? ex::wgmma_setting::quick
+                                                    : ex::wgmma_setting::standard;
     o.run = cli.run_options();
     o.run.warmup = cli.small ? 1 : 2;
-    o.samples = cli.samples(10, 5);
-    o.sustained_samples = cli.samples(3, 2);
+    o.samples = cli.samples(cli.full ? 10 : 5, 5);
+    o.sustained_samples = cli.samples(cli.full ? 3 : 2, 2);
     o.short_ms = cli.small ? 0.2 : cli.get_number("--short-ms");
     o.sustained_ms = cli.get_number("--sustained-ms");
     o.rest_ms = cli.get_number("--rest-ms");

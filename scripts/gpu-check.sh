@@ -8,7 +8,7 @@
 #   scripts/gpu-check.sh [quick|full|sanitize] [example ...]
 #
 #   quick (default)  every example in its --quick setting, then the sanitizer pass
-#   full             the examples' full settings (results and plots as committed under
+#   full             every example with --full (results and plots as committed under
 #                    docs/results/<model>/: scripts/reference-set.sh results.tgz puts them
 #                    there), then the sanitizer pass
 #   sanitize         the sanitizer pass only (after the build and the test tiers)
@@ -129,7 +129,7 @@ if [ ${#examples[@]} -eq 0 ]; then
     [ -x "build/hopper/examples/$e" ] && examples+=("$e")
   done
 fi
-flag=(); [ "$mode" = quick ] && flag=(--quick)
+flag=(); [ "$mode" = quick ] && flag=(--quick); [ "$mode" = full ] && flag=(--full)
 declare -A ex_rc ex_time
 if [ "$mode" != sanitize ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ]; then
   for e in "${examples[@]}"; do

@@ -235,7 +235,7 @@ stream_result l2_write_tma_measure(const device_info& dev, std::size_t bytes,
             .with_working_set(double(array)),
         o.run, launches);
     cuprobe::synchronize_device("suite::l2_write_tma_measure");
-    const unsigned long long wrong = gen::tma_store_mismatches(
+    const unsigned long long wrong = kernels::tma_store_mismatches(
         out.data(), array / 4, t.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     const unsigned long long issued = stores.to_host()[0];
     const unsigned long long want = launches * passes * (array / t.copy_bytes);

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,11 +28,36 @@
 
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
+#include "cuprobe/core/stats.cuh"
 #include "cuprobe/gen/stream.cuh"
 #include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/runner.cuh"
 
 namespace cuprobe::suite {
+
+/// The two clusters of `hops` (1-D 2-means, started at the smallest and largest value), after
+/// setting aside the values above `cap` (the L2 partitions: cuprobe_suite/l2_partitions.cuh).
+/// Returns {lower median, upper median, upper share, share above cap}.
+inline std::vector<double> split_two_clusters(std::vector<std::uint32_t> hops, double cap) {
+  std::vector<double> v, above;
+  for (auto h : hops) (double(h) > cap ? above : v).push_back(double(h));
+  if (hops.empty()) return {0, 0, 0, 0};
+  const double total = double(hops.size());
+  if (v.size() < 2) return {v.empty() ? 0 : v[0], v.empty() ? 0 : v[0], 0, above.size() / total};
+  double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+  std::vector<double> a, b;
+  for (int it = 0; it < 50; ++it) {
+    a.clear();
+    b.clear();
+    for (double x : v) (std::fabs(x - lo) <= std::fabs(x - hi) ? a : b).push_back(x);
+    const double nlo = a.empty() ? lo : median(a), nhi = b.empty() ? hi : median(b);
+    if (nlo == lo && nhi == hi) break;
+    lo = nlo;
+    hi = nhi;
+  }
+  if (b.empty()) return {lo, lo, 0, above.size() / total};
+  return {lo, hi, double(b.size()) / double(v.size()), above.size() / total};
+}
 
 struct stream_result {
   measurement m;

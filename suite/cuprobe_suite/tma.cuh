@@ -51,6 +51,7 @@
 #include "cuprobe/hopper/tensor_map.cuh"
 #include "cuprobe/measure/interleave.cuh"
 #include "cuprobe/measure/runner.cuh"
+#include "cuprobe_suite/kernels/cache_bw_tma.cuh"
 #include "cuprobe_suite/latency.cuh"
 #include "cuprobe_suite/memory.cuh"
 #include "cuprobe_suite/tma_multicast.cuh"
@@ -194,7 +195,7 @@ struct tma_stream_options {
                 !store_issuers.empty() && !grid_fractions.empty(),
             "tma_streams: copies, copy_bytes, stages, ctas_per_sm, orders, store_hints, "
             "store_waits, store_issuers and grid_fractions must not be empty");
-    gen::tma_require_sweep("tma_streams", "bytes per copy", copy_bytes, stages, ctas_per_sm);
+    tma_require_sweep("tma_streams", "bytes per copy", copy_bytes, stages, ctas_per_sm);
     require(consumer_warps >= 1 && consumer_warps <= 31,
             "tma_streams: consumer_warps must be 1 .. 31");
     for (auto i : store_issuers)
@@ -376,7 +377,7 @@ std::optional<measurement> tma_stream_point(const device_info& dev,
   cuprobe::synchronize_device("suite::tma (the validation launch)");
   bool valid = false;
   if (store || copy) {  // a store writes word i as i mod the buffer's words, a copy as i
-    const unsigned long long n = gen::tma_store_mismatches(
+    const unsigned long long n = kernels::tma_store_mismatches(
         (copy ? out : &array)->data(), bytes / 4,
         copy ? std::uint32_t(bytes / 4) : p.copy_bytes / 4, unsigned(dev.sm_count) * 8);
     require(n == 0, "tma_streams: " + name + " left " + std::to_string(n) +
@@ -487,7 +488,7 @@ std::vector<measurement> tma_copy_vs_memcpy(const device_info& dev,
   out.poison();
   launch(nullptr);
   cuprobe::synchronize_device("suite::tma (the copy's validation launch)");
-  const unsigned long long n = gen::tma_store_mismatches(
+  const unsigned long long n = kernels::tma_store_mismatches(
       out.data(), bytes / 4, std::uint32_t(bytes / 4), unsigned(dev.sm_count) * 8);
   const std::string name = tma_point_name(p, tma_direction::copy);
   require(n == 0, "tma_streams: " + name + " against cudaMemcpy left " + std::to_string(n) +

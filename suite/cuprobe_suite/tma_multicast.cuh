@@ -43,6 +43,24 @@
 
 namespace cuprobe::suite {
 
+/// Throws cuprobe::error, naming `who`, unless every size is a multiple of 1 KiB in 1 .. 32 KiB
+/// (`sizes` names them), every stage count 1, 2, 4 or 8 and every CTAs-per-SM count 1 .. 32: the
+/// sweeps the stream kernels can run (cuprobe_suite/tma*.cuh check their options with it).
+inline void tma_require_sweep(const std::string& who, const char* sizes,
+                              const std::vector<std::uint32_t>& bytes,
+                              const std::vector<unsigned>& stages,
+                              const std::vector<unsigned>& ctas_per_sm) {
+  for (auto b : bytes)
+    require(
+        b >= 1024 && b <= gen::tma_max_copy_bytes && b % 1024 == 0,
+        who + ": " + sizes + " are multiples of 1 KiB in 1 .. 32 KiB, got " + std::to_string(b));
+  for (auto s : stages)
+    require(s == 1 || s == 2 || s == 4 || s == 8,
+            who + ": stages are 1, 2, 4 or 8, got " + std::to_string(s));
+  for (auto c : ctas_per_sm)
+    require(c >= 1 && c <= 32, who + ": CTAs per SM are 1 .. 32, got " + std::to_string(c));
+}
+
 struct tma_multicast_options {
   std::vector<unsigned> cluster_sizes = {1, 2, 4};  ///< 1, 2, 4 or 8
   std::vector<bool> multicast = {true, false};      ///< false: every CTA loads the chunk itself
@@ -64,7 +82,7 @@ struct tma_multicast_options {
     for (auto n : cluster_sizes)
       require(n == 1 || n == 2 || n == 4 || n == 8,
               "tma_multicast: cluster sizes are 1, 2, 4 or 8, got " + std::to_string(n));
-    gen::tma_require_sweep("tma_multicast", "chunk bytes", chunk_bytes, stages, ctas_per_sm);
+    tma_require_sweep("tma_multicast", "chunk bytes", chunk_bytes, stages, ctas_per_sm);
     require(consumer_warps >= 1 && consumer_warps <= 30,
             "tma_multicast: consumer_warps must be 1 .. 30 (the block has two more warps)");
     require(!array_bytes || *array_bytes >= std::uint64_t(gen::tma_max_copy_bytes) *

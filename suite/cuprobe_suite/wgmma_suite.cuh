@@ -22,7 +22,7 @@
 //                 headline is the point with the highest fraction of peak at the in-kernel
 //                 clock; its warpgroups per SM (`warpgroups`) are used by every later section
 //   sizes         every type at N = 64, 128, 256, SS and RS, zero operands, 4 MMAs per group
-//                 and wait_group<1> (CUTLASS's main loop); full: bf16 at every N 8..256
+//                 and wait_group<1> (CUTLASS's main loop); every_n: bf16 at every N 8..256
 //   sparse        every type at N = 256 SS (bf16 also 64, 128), 2:4 sparse A, zero operands
 //                 (bf16 random after `operands`); sparse_vs_dense() divides by `sizes`
 //   operands      every type at N = 256 SS (and bf16 RS), zero then random operands: the
@@ -32,7 +32,7 @@
 //   sustained     bf16 m64n256k16 SS, zero then random, sustained_ms launches (>= 0.5 s)
 // Settings: small (compute-sanitizer: N = 256 SS only, bf16, tf32 and e4m3 in sizes, bf16
 // elsewhere, one in-flight point, 0.2 ms launches, no rests, no sustained run), quick (in flight:
-// 1/0, 4/1 and 4/no wait x 1, 2 warpgroups; fewer samples), standard, full (sizes: bf16 at every
+// 1/0, 4/1 and 4/no wait x 1, 2 warpgroups; fewer samples), standard, every_n (sizes: bf16 at every
 // N). Points whose warpgroups exceed the configuration's maximum (RS with N > 192: 2) run at that
 // maximum.
 #pragma once
@@ -47,7 +47,7 @@
 
 namespace cuprobe::suite {
 
-enum class wgmma_setting { small, quick, standard, full };
+enum class wgmma_setting { small, quick, standard, every_n };
 
 struct wgmma_suite_options {
   wgmma_setting setting = wgmma_setting::standard;
@@ -234,12 +234,12 @@ wgmma_suite_result wgmma_suite(const device_info& dev, const wgmma_suite_options
     detail::for_each_n(std::integer_sequence<int, 64, 128, 256>{}, [&](auto n) {
       constexpr int N = decltype(n)::value;
       if (small && (N != 256 || std::is_same_v<A, wg::f16> || std::is_same_v<A, wg::e5m2>)) return;
-      if (o.setting == wgmma_setting::full && std::is_same_v<A, wg::bf16>) return;  // below
+      if (o.setting == wgmma_setting::every_n && std::is_same_v<A, wg::bf16>) return;  // below
       run.template point<wgmma_bench<A, N>>("sizes", w, false);
       if (!small) run.template point<wgmma_bench<A, N, true>>("sizes", w, false);
     });
   });
-  if (o.setting == wgmma_setting::full)
+  if (o.setting == wgmma_setting::every_n)
     detail::for_each_n(detail::every_n(std::make_integer_sequence<int, 32>{}), [&](auto n) {
       constexpr int N = decltype(n)::value;
       run.template point<wgmma_bench<wg::bf16, N>>("sizes", w, false);

@@ -33,3 +33,9 @@ target_compile_options(host_without_cupti PRIVATE ${CUPROBE_TEST_WARNINGS})
 add_test(NAME host.without_cupti COMMAND host_without_cupti)
 set_tests_properties(host.without_cupti PROPERTIES LABELS host
                      FAIL_REGULAR_EXPRESSION "test cases: +0 +[|]")
+# Every example's defaults within a minute (device_report 30 s), from each program's own plan
+# (CUPROBE_PLAN=1): skipped, with a sentence, where the example programs or a GPU are missing.
+add_test(NAME gpu.plan_runtime
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/gpu/plan_runtime.sh" "${PROJECT_BINARY_DIR}")
+set_tests_properties(gpu.plan_runtime PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 1500
+                     RUN_SERIAL TRUE)

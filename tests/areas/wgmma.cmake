@@ -271,7 +271,7 @@ _wgmma_bench(bf16_n256_rs "^${_rs_kernel}Lb0E" "HGMMA\\.64x256x16\\.F32\\.BF16 $
              "${_open}" "${_wait1}")
 _wgmma_bench(bf16_n256_rs_sparse "^${_rs_kernel}Lb1E"
              "HGMMA\\.SP\\.64x256x32\\.F32\\.BF16 ${_rs}, ${_d}, R[0-9]+, 0x0" "${_wait1}")
-# Every kernel examples/wgmma instantiates (each N of --full, RS, sparse, every in-flight
+# Every kernel examples/wgmma instantiates (each N of --every-n, RS, sparse, every in-flight
 # configuration) compiles without local memory and unserialised (the compile-log check).
 if(TARGET wgmma)
   cuprobe_add_sass_test(wgmma_example_kernels TARGET wgmma
@@ -282,7 +282,7 @@ endif()
 if(COMMAND cuprobe_example_refusal AND CUPROBE_BUILD_EXAMPLES)
   foreach(case IN ITEMS "unknown_option;unknown option '--bogus';--bogus"
                         "missing_value;option --json needs a value;--json"
-                        "full_range;--full is 2, outside its range;--full;2"
+                        "every_n_range;--every-n is 2, outside its range;--every-n;2"
                         "sustained_range;--sustained-ms is -1, outside its range;--sustained-ms;-1"
                         "sustained_short;sustained_ms must be 0 \\(none\\) or 500;--sustained-ms;100"
                         "rest_range;--rest-ms is -5, outside its range;--rest-ms;-5"

@@ -194,17 +194,17 @@ TEST_CASE("l2_partitions: the two clusters of per-hop latencies; bad options ref
   for (int i = 0; i < 300; ++i) hops.push_back(255 + i % 11);
   for (int i = 0; i < 100; ++i) hops.push_back(415 + i % 11);
   for (int i = 0; i < 20; ++i) hops.push_back(1500);
-  const auto c = cuprobe::split_two_clusters(hops, 3 * 260.0);
+  const auto c = cuprobe::suite::split_two_clusters(hops, 3 * 260.0);
   CHECK(c[0] == doctest::Approx(260));
   CHECK(c[1] == doctest::Approx(420));
   CHECK(c[2] == doctest::Approx(0.25));        // 100 of the 400 L2 hops
   CHECK(c[3] == doctest::Approx(20.0 / 420));  // of all hops
   // One cluster only: both medians equal, no far share.
-  const auto one = cuprobe::split_two_clusters(std::vector<std::uint32_t>(50, 300), 900);
+  const auto one = cuprobe::suite::split_two_clusters(std::vector<std::uint32_t>(50, 300), 900);
   CHECK(one[0] == 300);
   CHECK(one[1] == 300);
   CHECK(one[2] == 0);
-  CHECK(cuprobe::split_two_clusters({}, 900)[3] == 0);
+  CHECK(cuprobe::suite::split_two_clusters({}, 900)[3] == 0);
 
   const auto dev = cuprobe_test::h200_like();
   ex::l2_partition_options o;

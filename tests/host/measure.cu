@@ -629,6 +629,45 @@ TEST_CASE("cli: numbers parsed strictly, ranges stated, output paths checked bef
   CHECK(parse({"--profile"}).run_options().profile);
   CHECK(std::getenv("CUPROBE_PROFILE") == nullptr);
   CHECK(!parse({}).run_options().profile);
+  // --full: the long sweeps; refused beside the short settings.
+  CHECK(parse({"--full"}).full);
+  CHECK(!parse({}).full);
+  CHECK(refused({"--full", "--quick"}).find("give one of them") != std::string::npos);
+  CHECK(refused({"--small", "--full"}).find("--small for the short setting") != std::string::npos);
+}
+
+TEST_CASE("plan_cost: warm-up, the samples the stopping rule takes, batch and rests") {
+  cuprobe::run_options o;  // 3 warm-up calls, fixed(20)
+  auto c = cuprobe::plan_cost(o, 0.01);
+  CHECK(c.samples == 20);
+  CHECK(c.calls == 23);
+  CHECK(c.seconds == doctest::Approx(0.23));
+  o.batch = 4;  // a sample is 4 calls
+  o.rest_ms = 100;
+  c = cuprobe::plan_cost(o, 0.01);
+  CHECK(c.calls == 3 + 80);
+  CHECK(c.seconds == doctest::Approx(0.03 + 20 * (0.04 + 0.1)));
+  // adaptive: enough samples to accumulate min_time_s, at least min_samples, at most max
+  o = {};
+  o.warmup = 0;
+  o.stop = cuprobe::stopping_rule::adaptive(0.5, 0.01, 10, 10000, 30);
+  CHECK(cuprobe::plan_cost(o, 0.001).samples == 500);
+  CHECK(cuprobe::plan_cost(o, 0.1).samples == 10);
+  o.stop.max_samples = 200;
+  CHECK(cuprobe::plan_cost(o, 0.001).samples == 200);
+  // timeout_s caps the samples (at least one)
+  o.stop = cuprobe::stopping_rule::adaptive(0, 0.01, 100, 1000, 2);
+  CHECK(cuprobe::plan_cost(o, 0.1).samples == 20);
+  CHECK(cuprobe::plan_cost(o, 5.0).samples == 1);
+  CHECK(cuprobe::plan_cost(o, 5.0).seconds == doctest::Approx(5.0));
+  // plan mode implies profile mode
+  CHECK(!cuprobe::plan_mode_from_env());
+  ::setenv("CUPROBE_PLAN", "1", 1);
+  CHECK(cuprobe::plan_mode_from_env());
+  CHECK(cuprobe::profile_mode_from_env());
+  ::setenv("CUPROBE_PLAN", "0", 1);
+  CHECK(!cuprobe::plan_mode_from_env());
+  ::unsetenv("CUPROBE_PLAN");
 }
 
 TEST_CASE("write_text names the path and the reason") {

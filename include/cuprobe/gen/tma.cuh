@@ -23,10 +23,10 @@
 // - Store stream: the tensor store has no swizzle (the shared layout is the global one); with
 //   issuers = 2 .. 4, lane 0 of warps 0 .. issuers - 1 each store every issuers-th chunk with its
 //   own Stages groups in flight (bulk groups are per thread; the buffers are only read, so they
-//   share them). tma_store_check_kernel checks word i == i mod (copy_bytes / 4); bulk stores may
-//   carry an L2 policy (tma_store_hint::evict_first: createpolicy + .L2::cache_hint).
+//   share them); bulk stores may carry an L2 policy (tma_store_hint::evict_first: createpolicy +
+//   .L2::cache_hint).
 // - Copy stream: a proxy fence sits between the wait on the landed bytes and the store;
-//   validated against the input (tma_store_mismatches, the input being tma_iota_kernel's).
+//   validated by the suite against the input (tma_iota_kernel's).
 // - Chunk order (all streams): interleaved (CTA b copies chunks b, b + grid, ...) or contiguous
 //   (CTA b copies the b-th of grid equal ranges); tma_order.
 // - Latency. chase_bulk_load<Bytes> / chase_tensor_load<Bytes> are load functors for
@@ -41,9 +41,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
-#include <vector>
 
-#include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/pipeline/ring.cuh"
 #include "cuprobe/ptx/bulk.cuh"
@@ -280,28 +278,6 @@ __global__ void tma_copy_stream_kernel(tma_stream_args a) {
   ptx::bulk::wait_group<0>();
 }
 
-/// Counts the words of a store stream's output that are not i mod period (into *bad).
-template <int = 0>
-__global__ void tma_store_check_kernel(const std::uint32_t* out, std::uint64_t words,
-                                       std::uint32_t period, unsigned long long* bad) {
-  unsigned long long n = 0;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::uint64_t(gridDim.x) * blockDim.x)
-    n += out[i] != static_cast<std::uint32_t>(i % period);
-  if (n) atomicAdd(bad, n);
-}
-
-/// The number of words of a store stream's output (`words` at `out`) that are not i mod
-/// `period`: tma_store_check_kernel over `blocks` blocks of 256, read back (synchronous).
-inline unsigned long long tma_store_mismatches(const std::uint32_t* out, std::uint64_t words,
-                                               std::uint32_t period, unsigned blocks) {
-  device_buffer<unsigned long long> bad(1);
-  bad.zero();
-  tma_store_check_kernel<<<blocks, 256>>>(out, words, period, bad.data());
-  CUPROBE_CHECK_LAUNCH("cuprobe::gen::tma_store_check_kernel");
-  return bad.to_host()[0];
-}
-
 /// Writes word i of `out` as i (mod 2^32): the load streams' input.
 template <int = 0>
 __global__ void tma_iota_kernel(std::uint32_t* out, std::uint64_t words) {
@@ -342,24 +318,6 @@ auto tma_pick_pow2(unsigned v, const char* what, Pick&& pick) {
   }
 }
 }  // namespace detail
-
-/// Throws cuprobe::error, naming `who`, unless every size is a multiple of 1 KiB in 1 .. 32 KiB
-/// (`sizes` names them), every stage count 1, 2, 4 or 8 and every CTAs-per-SM count 1 .. 32: the
-/// sweeps the stream kernels can run (cuprobe_suite/tma*.cuh check their options with it).
-inline void tma_require_sweep(const std::string& who, const char* sizes,
-                              const std::vector<std::uint32_t>& bytes,
-                              const std::vector<unsigned>& stages,
-                              const std::vector<unsigned>& ctas_per_sm) {
-  for (auto b : bytes)
-    require(
-        b >= 1024 && b <= tma_max_copy_bytes && b % 1024 == 0,
-        who + ": " + sizes + " are multiples of 1 KiB in 1 .. 32 KiB, got " + std::to_string(b));
-  for (auto s : stages)
-    require(s == 1 || s == 2 || s == 4 || s == 8,
-            who + ": stages are 1, 2, 4 or 8, got " + std::to_string(s));
-  for (auto c : ctas_per_sm)
-    require(c >= 1 && c <= 32, who + ": CTAs per SM are 1 .. 32, got " + std::to_string(c));
-}
 
 /// The stream kernel for `copy` and `stages` (1, 2, 4 or 8); Store: the store stream. A template
 /// (like every function here that names a kernel), so that including this header compiles for

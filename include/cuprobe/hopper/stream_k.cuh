@@ -12,38 +12,14 @@
 //       for (int q = s.first_partner(c); q < s.partner_end(c, w); ++q) fixup.add(acc, slot(q));
 //   }
 //
-// Why and how: docs/hopper-gemm.md ("The last wave: stream-K"). A persistent grid of P clusters
-// over U units runs ceil(U / P) waves; the first floor(U / P) stay data-parallel (unit c + w P
-// for cluster c, as tile_scheduler hands them out), and the K blocks of the R = U mod P others,
-// R x k_blocks in all, are cut into P equal, contiguous ranges, one per cluster, in (unit, K
-// block) order: cluster c takes [c R k / P, (c + 1) R k / P), one segment per unit it touches.
-// When R is small against P, only R x max_pieces clusters (default 4 pieces per unit) share the
-// tail, so that no unit is cut into slivers whose fix-ups (a 128 KiB partial per CTA written and
-// read back) cost more than they save.
-// - A segment from K block 0 that ends before the last is the unit's finisher (it adds the other
-//   segments' partial sums and runs the epilogue); every segment that starts later is a partial
-//   (it writes its accumulators to its cluster's workspace slot, raises the slot's flag, and has
-//   no epilogue); a segment over the whole unit is a whole tile. No deadlock: a cluster's
-//   finisher is its last item, the pieces it waits for are the first items of later clusters'
-//   ranges, which never wait, and every cluster of a persistent grid is resident. Each cluster
-//   writes at most one partial, so the workspace has one slot per cluster (per CTA and consumer
-//   warpgroup: split_k_fixup's slot).
-// - split_k_fixup keeps the wgmma accumulator layout (thread t writes its float4 j at
-//   [slot][j][t], coalesced; the finisher's thread t reads the same positions: no shuffle).
-//   Partial: stores, fence.gpu, a named barrier of the warpgroup, one thread's release store of
-//   the flag. Finisher: one thread's acquire load until the flag is set (bounded: after
-//   CUPROBE_SPLIT_K_TIMEOUT_NS it traps, with a sentence in debug builds -- a printf in a release
-//   kernel would serialise its wgmma --; it never hangs), the barrier, the other threads'
-//   fence.gpu and .cg loads (from the L2: no stale L1 line of an earlier launch), the flag
-//   cleared for the next launch. The sums are in another order than one segment's would be:
-//   outputs agree with an unsplit kernel to fp32 rounding, not bit for bit.
-// - stream_k_tail_pays (tail_mode::automatic): the last wave at most 55 % full and a tile of at
-//   least 96 K blocks. Fitted to three shapes on the H200 (examples/gemm, 128 x 256 tiles, 66
-//   clusters of 2): 8192^3, 52 % full, 128 K blocks: +0.8 to +1.5 % with the tail; 4096^3, 88 %,
-//   64 K blocks: -9 %; 8192 x 8192 x 2048, 52 %, 32 K blocks: -2 %. The data only bound them (a
-//   fullness limit from 52 % to below 88 %, a K limit above 32 and at most 128): 55 % and 96 are
-//   choices in those ranges. The idle clusters of a half-empty last wave are what there is to
-//   win; long K is what amortises the fix-up.
+// Why and how: docs/hopper-gemm.md ("The last wave: stream-K"). The first floor(U / P) waves of
+// P clusters over U units stay data-parallel; the K blocks of the other U mod P units are cut
+// into equal contiguous ranges, one per cluster (at most about max_pieces pieces per unit). The
+// piece from K block 0 is the unit's finisher, later pieces partials (one workspace slot per
+// cluster); a finisher is its cluster's last item and waits only on first items: no deadlock.
+// split_k_fixup keeps the wgmma accumulator layout; the finisher's wait is bounded
+// (CUPROBE_SPLIT_K_TIMEOUT_NS, then a trap: a printf in a release kernel would serialise its
+// wgmma) and reads the partials with .cg (no stale L1 line). Sums agree to fp32 rounding.
 #pragma once
 
 #include <cstdint>
@@ -80,7 +56,7 @@ struct work_item {
 
 /// Whether a stream-K tail is expected to pay for `units` units of `k_blocks` K blocks on a
 /// persistent grid of `clusters` clusters: a last wave (units mod clusters) at most 55 % full,
-/// and at least 96 K blocks per unit (the file comment says where the thresholds come from).
+/// and at least 96 K blocks per unit (docs/hopper-gemm.md says where the thresholds come from).
 __host__ __device__ constexpr bool stream_k_tail_pays(int units, int k_blocks, int clusters) {
   const int last = clusters > 0 ? units % clusters : 0;
   return last > 0 && 100 * last <= 55 * clusters && k_blocks >= 96;

@@ -54,16 +54,18 @@
 #include "cuprobe/measure/launch_overhead.cuh"
 #include "cuprobe/measure/measurement.cuh"
 #include "cuprobe/measure/nvtx.cuh"
+#include "cuprobe/measure/plan.cuh"
 #include "cuprobe/model/memory.cuh"
 #include "cuprobe/model/peak.cuh"
 
 namespace cuprobe {
 
 /// True when CUPROBE_PROFILE is set to something other than 0: documented input that turns on
-/// run_options::profile for every measurement of the process (for ncu).
+/// run_options::profile for every measurement of the process (for ncu). Plan mode
+/// (CUPROBE_PLAN, measure/plan.cuh) turns it on too.
 inline bool profile_mode_from_env() {
   const char* e = std::getenv("CUPROBE_PROFILE");
-  return e && *e && std::string(e) != "0";
+  return (e && *e && std::string(e) != "0") || plan_mode_from_env();
 }
 
 /// Throws cuprobe::error naming `who`, the field, its value and the limit when `o` cannot be
@@ -283,6 +285,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
     in_phase(m.name, "profile", limit.now,
              [&] { m.samples.push_back(take(0, accumulated, limit.now) / per); });
     m.stop_verdict = "profile";
+    if (plan_mode_from_env()) plan_ledger::instance().book(opt, accumulated);
   } else {
     if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
     {

@@ -11,25 +11,8 @@
 // scope on sm_70+ (inline PTX: CCCL lacks it); fence_proxy_async<Space>() fence.proxy.async, for
 // all state spaces or one (space::shared, space::cluster, space::global; sm_90).
 //
-// Proxy fences (PTX ISA, "Proxies"). Ordinary loads and stores go through the generic proxy;
-// cp.async.bulk(.tensor) reads and writes and wgmma's shared-memory operand reads go through the
-// async proxy. Memory ordering (fences, barriers, mbarriers) orders accesses of one proxy only;
-// crossing proxies needs a proxy fence in the thread that made the generic accesses:
-//   generic write -> async read. Threads st.shared a tile, then a TMA store (bulk::store,
-//     bulk::tensor_store) or wgmma reads it: each writing thread runs
-//     fence_proxy_async<space::shared>() after its stores, then the CTA synchronises (__syncthreads
-//     or an mbarrier), then one thread issues the copy. Without it the copy may read stale data.
-//     The same for global memory written with st.global and read by a TMA load later in the
-//     same kernel (a previous kernel's output needs nothing: the kernel boundary orders it):
-//     fence_proxy_async<space::global>() after the writes, before the signal to the copying thread.
-//   async write -> generic read. A TMA load (bulk::load, bulk::tensor_load) completes on an
-//     mbarrier: the complete_tx and the acquire in mbarrier::wait make the bytes visible to the
-//     waiting threads; no proxy fence is needed. A TMA store completes through bulk groups:
-//     bulk::wait_group<N>() (not .read) makes its global writes visible to the issuing thread;
-//     other threads need the usual release/acquire from it (or a kernel boundary).
-//   generic read -> async write (reuse of a buffer). Consumers that finished reading a buffer
-//     arrive on its "empty" mbarrier; the producer's wait on it orders their reads before the
-//     next TMA load into the buffer (the CUTLASS pipelines put no proxy fence there).
+// Proxy fences (generic <-> async proxy: which hazard needs which fence, in which thread):
+// docs/hopper.md ("Proxy fences").
 // A combination the target cannot run is a compile error with a sentence (CUPROBE_REQUIRE_SM);
 // fence_supported_v<Sem, Scope> says whether fence<Sem, Scope>() may be instantiated in the pass
 // being compiled. The SASS of each on sm_90a: tests/sass/ordering_fence.cu, docs/memory-latency.md.

@@ -9,6 +9,9 @@
 //   --json PATH   write the results (schema cuprobe.results/3)
 //   --csv PATH    write one CSV row per measurement
 //   --quick       the short setting (fewer points and samples), for CI-like checks
+//   --full        the long sweeps too (the reference set's setting); each example's --help says
+//                 what they add. Without it an example finishes within a minute on an H100
+//                 (bounded by tests/gpu/plan_runtime.sh from the example's own plan)
 //   --small       arrays small enough for compute-sanitizer (every example under a minute)
 //   --profile     run each benchmark exactly once (for ncu); CUPROBE_PROFILE=1 does the same
 //   --counters C  hardware counters for every measurement, in a pass after its timed samples
@@ -89,6 +92,7 @@ struct cli {
   std::string json_path, csv_path;
   ///@}
   bool quick = false;                        ///< --quick: the short setting
+  bool full = false;                         ///< --full: the long sweeps too
   bool small = false;                        ///< --small: arrays small enough for compute-sanitizer
   bool profile = false;                      ///< --profile: every benchmark once, for ncu
   std::string counters;                      ///< --counters: the counter request ("": none)
@@ -126,11 +130,11 @@ struct cli {
     o.counters = counters;
     return o;
   }
-  /// Samples per measurement: `full`, `quick` with --quick, and at most 2 with --small (under
+  /// Samples per measurement: `normal`, `quick` with --quick, and at most 2 with --small (under
   /// compute-sanitizer every launch costs milliseconds: the count of launches, not the array
   /// sizes, decides whether an example stays under a minute).
-  std::size_t samples(std::size_t full, std::size_t quick) const {
-    return small ? std::min<std::size_t>(quick, 2) : this->quick ? quick : full;
+  std::size_t samples(std::size_t normal, std::size_t quick) const {
+    return small ? std::min<std::size_t>(quick, 2) : this->quick ? quick : normal;
   }
 
   /// Strict number parsing (see the file comment); the message names `what` and the range.
@@ -167,6 +171,7 @@ struct cli {
                       "\n\nOptions:\n  --json PATH   write the results as JSON\n"
                       "  --csv PATH    write the results as CSV\n"
                       "  --quick       short setting\n"
+                      "  --full        the long sweeps too (see above for what they add)\n"
                       "  --small       small arrays (for compute-sanitizer)\n"
                       "  --profile     each benchmark once (for ncu)\n"
                       "  --counters C  hardware counters per measurement: dram, l2, l1, access,\n"
@@ -191,6 +196,8 @@ struct cli {
         require_writable(c.csv_path, "--csv");
       } else if (a == "--quick") {
         c.quick = true;
+      } else if (a == "--full") {
+        c.full = true;
       } else if (a == "--small") {
         c.small = true;
       } else if (a == "--profile") {
@@ -210,6 +217,9 @@ struct cli {
         c.extra[a] = v;
       }
     }
+    require(!(c.full && (c.quick || c.small)), std::string("--full asks for the long sweeps and ") +
+                                                   (c.quick ? "--quick" : "--small") +
+                                                   " for the short setting; give one of them");
     return c;
   }
 

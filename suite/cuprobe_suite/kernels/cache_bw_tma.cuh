@@ -26,6 +26,7 @@
 
 #include <cstdint>
 
+#include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/gen/tma.cuh"
 #include "cuprobe/ptx/bulk.cuh"
 #include "cuprobe/ptx/fence.cuh"
@@ -86,4 +87,25 @@ __global__ void l2_bulk_write_kernel(l2_bulk_write_args a) {
   atomicAdd(a.stores, issued);
 }
 
+/// Counts the words of a store stream's output that are not i mod period (into *bad).
+template <int = 0>
+__global__ void tma_store_check_kernel(const std::uint32_t* out, std::uint64_t words,
+                                       std::uint32_t period, unsigned long long* bad) {
+  unsigned long long n = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::uint64_t(gridDim.x) * blockDim.x)
+    n += out[i] != static_cast<std::uint32_t>(i % period);
+  if (n) atomicAdd(bad, n);
+}
+
+/// The number of words of a store stream's output (`words` at `out`) that are not i mod
+/// `period`: tma_store_check_kernel over `blocks` blocks of 256, read back (synchronous).
+inline unsigned long long tma_store_mismatches(const std::uint32_t* out, std::uint64_t words,
+                                               std::uint32_t period, unsigned blocks) {
+  device_buffer<unsigned long long> bad(1);
+  bad.zero();
+  tma_store_check_kernel<<<blocks, 256>>>(out, words, period, bad.data());
+  CUPROBE_CHECK_LAUNCH("cuprobe::suite::kernels::tma_store_check_kernel");
+  return bad.to_host()[0];
+}
 }  // namespace cuprobe::suite::kernels

@@ -7,30 +7,8 @@
 //   constexpr wg::descriptor d = a.descriptor_at(0x400, 16);    // the k16 step at K = 16
 //   static_assert(wg::descriptor::decode(d.encode()) == d);     // 64-bit register value and back
 //
-// Descriptor bits (PTX ISA, "Matrix Descriptor Format"; CuTe's GmmaDescriptor agrees), with
-// encode(x) = (x & 0x3FFFF) >> 4, so addresses and offsets are 16-byte units below 256 KiB:
-//   13..0  start address      29..16  leading dimension byte offset (LBO)
-//   45..32 stride dimension byte offset (SBO)      51..49  base offset (swizzled modes only)
-//   63..62 swizzle: 0 none, 1 128B, 2 64B, 3 32B   all other bits zero
-//
-// Canonical layouts (a "core matrix" is 8 rows x 16 bytes, 128 contiguous bytes; W is the
-// swizzle width 32, 64 or 128 bytes; e the element size; offsets before the swizzle):
-//   K-major, none:  core matrix = 8 M/N rows x 16 bytes of K. LBO = distance between core
-//                   matrices along K, SBO = along M/N. Here LBO = 128, SBO = 8 x (K bytes):
-//                   offset = (r/8)*SBO + (kb/16)*LBO + (r%8)*16 + kb%16      (kb = k*e)
-//   K-major, W:     atom = 8 rows x W bytes of K (row r%8 at (r%8)*W); SBO = 8*W between atoms
-//                   along M/N; LBO unused (encoded 1). Atom columns along K follow the whole
-//                   M/N extent: offset = (kb/W)*(mn*W) + (r/8)*8W + (r%8)*W + kb%W
-//   MN-major, none: core matrix = 8 K rows x 16 bytes of M/N. SBO = between core matrices
-//                   along M/N (128), LBO = along K (8 x (M/N bytes)):
-//                   offset = (mb/16)*SBO + (k/8)*LBO + (k%8)*16 + mb%16      (mb = r*e)
-//   MN-major, W:    atom = 8 K rows x W bytes of M/N; LBO = 8W between atoms along M/N,
-//                   SBO = 8 x (M/N bytes) between groups of 8 K rows:
-//                   offset = (mb/W)*LBO + (k/8)*SBO + (k%8)*W + mb%W
-// The hardware swizzles the absolute shared address: byte address bits 4..6 (128B; 4..5 for
-// 64B, bit 4 for 32B) are XORed with bits 7..9 (7..8, 7). swizzled_offset() applies it, valid
-// for a tile whose base is 1024-byte aligned; then the base offset is 0. A swizzle pattern that
-// starts elsewhere needs base_offset = (pattern start >> 7) & 7 (base_offset_for()).
+// The descriptor's bits and the canonical layouts (LBO, SBO, each element's offset, the swizzle):
+// docs/wgmma.md ("The matrix descriptor", "Canonical layouts").
 //
 // Choices: byte quantities throughout (the 16-byte units exist only inside encode/decode);
 // problem() returns a sentence or nullptr so that the same check runs in constexpr, device and

@@ -1,0 +1,81 @@
+// cuprobe/measure/plan.cuh: what a program's measurements will cost, from one call of each.
+//
+//   CUPROBE_PLAN=1 ./build/hopper/examples/dram_bandwidth   # then, at exit, on stderr:
+//   cuprobe plan: measurements=212 calls=15320 sampling_s=41.70 other_s=3.20 expected_s=44.90
+//
+// In plan mode (CUPROBE_PLAN set, not 0) every measurement runs as in profile mode: one timed
+// call, with its counters and validation. The runner books what its options would cost at that
+// call's time (plan_cost: warm-up, the samples the stopping rule takes when the noise converges,
+// batch, rests); at exit the program prints the sum, the time it spent outside sampling (setup,
+// validation, host references: measured by this run) and their total. Not planned: L2 flushes
+// (tens of microseconds each); the one call is often the slowest, so the plan errs long.
+// tests/gpu/plan_runtime.sh bounds every example's defaults with it.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cuprobe/core/host_time.cuh"
+#include "cuprobe/measure/measurement.cuh"
+
+namespace cuprobe {
+
+/// True when CUPROBE_PLAN is set to something other than 0 (see the file comment).
+inline bool plan_mode_from_env() {
+  const char* e = std::getenv("CUPROBE_PLAN");
+  return e && *e && std::string(e) != "0";
+}
+
+/// What one measurement's options cost at some seconds per call (plan_cost).
+struct planned_cost {
+  double calls = 0;    ///< warm-up calls plus samples x batch
+  double samples = 0;  ///< at least min_samples and enough for min_time_s; <= max, <= timeout_s
+  double seconds = 0;  ///< warm-up, samples and rests
+};
+
+/// The cost of `o` at `call_s` seconds per call (a launch, a sampler call, an interleaved round).
+inline planned_cost plan_cost(const run_options& o, double call_s) {
+  const stopping_rule& r = o.stop;
+  const double batch = double(std::max<std::size_t>(o.batch, 1)), t = std::max(call_s, 0.0);
+  const double sample_s = t * batch + o.rest_ms * 1e-3;
+  double n = double(r.min_samples);
+  if (r.min_time_s > 0 && sample_s > 0) n = std::max(n, std::ceil(r.min_time_s / sample_s));
+  n = std::min(n, double(r.max_samples));
+  if (n * sample_s > r.timeout_s) n = std::max(1.0, std::ceil(r.timeout_s / sample_s));
+  return {double(o.warmup) + n * batch, n, double(o.warmup) * t + n * sample_s};
+}
+
+namespace detail {
+
+/// The process-wide plan, printed at exit in plan mode; constructed before main, so that the
+/// time outside sampling counts from the start.
+class plan_ledger {
+ public:
+  static plan_ledger& instance() {
+    static plan_ledger l;
+    return l;
+  }
+  void book(const run_options& o, double ran_s) {  ///< one measurement, one call of ran_s
+    const planned_cost c = plan_cost(o, ran_s);
+    ++measurements_, calls_ += c.calls, planned_s_ += c.seconds, ran_s_ += ran_s;
+  }
+  ~plan_ledger() {
+    if (!plan_mode_from_env()) return;
+    const double other = std::max(monotonic_s() - start_s_ - ran_s_, 0.0);
+    std::fprintf(stderr,
+                 "cuprobe plan: measurements=%zu calls=%.0f sampling_s=%.2f other_s=%.2f "
+                 "expected_s=%.2f\n",
+                 measurements_, calls_, planned_s_, other, planned_s_ + other);
+  }
+
+ private:
+  std::size_t measurements_ = 0;
+  double calls_ = 0, planned_s_ = 0, ran_s_ = 0, start_s_ = monotonic_s();
+};
+inline const bool plan_ledger_started = (plan_ledger::instance(), true);
+
+}  // namespace detail
+}  // namespace cuprobe
