@@ -84,6 +84,7 @@
 #include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/measure/nvml.cuh"
 #include "cuprobe/measure/nvtx.cuh"
+#include "cuprobe/measure/plan.cuh"
 #include "cuprobe/measure/region_timer.cuh"
 #include "cuprobe/measure/runner.cuh"
 #include "cuprobe/measure/stopping_rule.cuh"
