@@ -445,17 +445,30 @@ access_result access_patterns(const device_info& dev, const access_options& opt,
   return res;
 }
 
-/// The headline of one pattern: its measured and predicted fraction of the aligned rate.
+/// The headline of one pattern: its measured and predicted fraction of the aligned rate and,
+/// when the run counted them (--counters dram), the DRAM bytes read per byte the lanes read and
+/// DRAM's busy share, of this pattern and of its aligned twin (same width, offset 0, stride 1).
 struct access_headline {
   std::optional<double> fraction;
   double predicted = 0;
+  std::optional<double> dram_read_per_declared, dram_busy, aligned_dram_busy;
 };
 namespace detail {
+inline std::optional<double> dram_busy_of(const access_point* x) {
+  return x ? x->m.counters.get("dram__throughput.avg.pct_of_peak_sustained_elapsed") : std::nullopt;
+}
 inline access_headline access_headline_of(const access_result& r, const model::access_pattern& p,
                                           access_level l) {
   access_headline h;
   h.predicted = model::warp_sectors(p).predicted_fraction();
-  if (const auto* x = r.find(p, access_op::read, l)) h.fraction = x->measured_fraction;
+  const auto* x = r.find(p, access_op::read, l);
+  if (!x) return h;
+  h.fraction = x->measured_fraction;
+  const double declared = x->m.declared.bytes_read;
+  if (const auto d = x->m.counters.get("dram__bytes_read.sum"); d && declared > 0)
+    h.dram_read_per_declared = *d / declared;
+  h.dram_busy = dram_busy_of(x);
+  h.aligned_dram_busy = dram_busy_of(r.find(access_strided(p.width), access_op::read, l));
   return h;
 }
 }  // namespace detail
@@ -478,7 +491,8 @@ inline access_headline access_misaligned16(const access_result& r,
 }
 /// The summary keys access.stride2.fraction, access.misaligned4.fraction,
 /// access.misaligned16.fraction (measured at DRAM, left out when not measured) and their
-/// .predicted twins (the model's, always).
+/// .predicted twins (the model's, always); with DRAM counters, also .dram_read_per_declared,
+/// .dram_busy_percent and .aligned_dram_busy_percent.
 inline std::vector<std::pair<std::string, double>> access_summary_metrics(const access_result& r) {
   std::vector<std::pair<std::string, double>> v;
   for (const auto& [key, h] : {std::pair{"access.stride2", access_stride2(r)},
@@ -486,6 +500,10 @@ inline std::vector<std::pair<std::string, double>> access_summary_metrics(const 
                                std::pair{"access.misaligned16", access_misaligned16(r)}}) {
     if (h.fraction) v.emplace_back(std::string(key) + ".fraction", *h.fraction);
     v.emplace_back(std::string(key) + ".predicted", h.predicted);
+    for (const auto& [name, x] : {std::pair{".dram_read_per_declared", h.dram_read_per_declared},
+                                  std::pair{".dram_busy_percent", h.dram_busy},
+                                  std::pair{".aligned_dram_busy_percent", h.aligned_dram_busy}})
+      if (x) v.emplace_back(std::string(key) + name, *x);
   }
   return v;
 }

@@ -183,4 +183,28 @@ TEST_CASE("access summary keys: predictions always, measurements when measured")
   CHECK(keys[0].first == "access.stride2.fraction");
   CHECK(keys[0].second == doctest::Approx(0.49));
   CHECK(ex::access_stride2(r, ex::access_level::l2).fraction == std::nullopt);
+  // With DRAM counters: the bytes DRAM read per byte declared, and DRAM's busy share of the
+  // point and of its aligned twin (16-byte lanes, offset 0, stride 1).
+  const auto counted = [](double bytes_read, double busy) {
+    cuprobe::counters::result c;
+    c.spec = "dram";
+    c.values = {
+        {"dram__bytes_read.sum", "DRAM bytes read", bytes_read, "byte"},
+        {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM busy", busy, "percent"}};
+    return c;
+  };
+  r.points[0].m.declared = cuprobe::work::bytes_moved(1000, 0, "1000 B read");
+  r.points[0].m.counters = counted(2000, 91);
+  ex::access_point aligned = p;
+  aligned.pattern = ex::access_strided(16);
+  aligned.m.counters = counted(1000, 88);
+  r.points.push_back(aligned);
+  keys = ex::access_summary_metrics(r);
+  REQUIRE(keys.size() == 7);
+  CHECK(keys[2].first == "access.stride2.dram_read_per_declared");
+  CHECK(keys[2].second == doctest::Approx(2.0));
+  CHECK(keys[3].first == "access.stride2.dram_busy_percent");
+  CHECK(keys[3].second == doctest::Approx(91));
+  CHECK(keys[4].first == "access.stride2.aligned_dram_busy_percent");
+  CHECK(keys[4].second == doctest::Approx(88));
 }
