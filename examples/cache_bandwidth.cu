@@ -259,6 +259,9 @@ int main(int argc, char** argv) {
     for (const auto& p : c.l2)
       pts.add_row({"L2/DRAM (.cg)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.value, 0),
                    cuprobe::fmt(per_clk(p.value * 1e9), 1)});
+    for (const auto& p : c.l2_shared)
+      pts.add_row({"L2 shared (.cg)", cuprobe::fmt_bytes(p.bytes), cuprobe::fmt(p.value, 0),
+                   cuprobe::fmt(per_clk(p.value * 1e9), 1)});
     pts.print();
     cuprobe::table t(
         {"level", "TB/s", "B/clk/SM", "limit B/clk/SM", "reach (derived)", "device reports"});

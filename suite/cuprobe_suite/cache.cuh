@@ -15,7 +15,8 @@
 // launch (a launch moves at least bytes_per_launch, so launch overhead stays below 1 % of a
 // sample), event-timed, validated exactly. Layouts: "partitioned" with ld.global.cg / st.global.cg
 // (the L2, and DRAM past it; the array is the GPU's footprint) and "replicated" with default loads
-// (ld.global, cached in L1: every SM walks the whole array, so the array is each SM's footprint).
+// (ld.global, cached in L1: every SM walks the whole array, so the array is each SM's footprint);
+// the shared L2 curve is the replicated layout with ld.global.cg (every line read by every SM).
 // Levels (from the device's own sizes): L1 = the replicated curve's peak up to smem_per_sm
 // bytes; L2 = median over l2_bytes / 32 .. l2_bytes / 4; DRAM = median over 16 x .. 64 x the
 // L2; each capacity = the largest size past the peak whose bandwidth is still above the
@@ -296,7 +297,11 @@ struct cache_curve_options {
     o.bytes_per_launch = 16.0 * (1u << 30);
     return o;
   }();
-  cache_bw_options l2;  ///< the L2/DRAM curve
+  cache_bw_options l2;  ///< the L2/DRAM curve (and the shared L2 curve)
+  /// The shared L2 curve: every SM reads the whole array with ld.global.cg (replicated layout,
+  /// the L2 curve's shape), so every line is read by every SM, as gpu-l2-cache's blocks share
+  /// their regions; from l2_bytes / 64 to 2 x the L2. Off: no such curve.
+  bool l2_shared = true;
 
   void validate() const {
     require(points_per_octave >= 1 && points_per_octave <= 16,
@@ -307,11 +312,11 @@ struct cache_curve_options {
 };
 
 struct cache_curves_result {
-  std::vector<measurement> points;         ///< the L1 curve, then the L2/DRAM curve
-  std::vector<model::curve_point> l1, l2;  ///< (array bytes, GB/s)
+  std::vector<measurement> points;  ///< the L1 curve, the L2/DRAM curve, the shared L2 curve
+  std::vector<model::curve_point> l1, l2, l2_shared;  ///< (array bytes, GB/s)
 };
 
-/// The two read-bandwidth curves (see the file comment); `progress(label)` before each point.
+/// The read-bandwidth curves (see the file comment); `progress(label)` before each point.
 /// Working sets double points_per_octave times per octave, from 4 KiB (L1) and l2_bytes / 64
 /// (L2); the L1 curve's smaller sets are one chunk read with wrap-around
 /// (cuprobe/gen/cache_bw.cuh).
@@ -351,6 +356,12 @@ cache_curves_result cache_curves(const device_info& dev, const cache_curve_optio
                      double(o.l2_max_bytes.value_or(64 * dev.l2_bytes)),
                      "L2/DRAM (partitioned, ld.global.cg)", ptx::cache::cg{},
                      std::integral_constant<int, cache_bw_unroll>{});
+  if (o.l2_shared)
+    res.l2_shared = run_curve(
+        true, o.l2, double(dev.l2_bytes) / 64,
+        std::min(2.0 * double(dev.l2_bytes), double(o.l2_max_bytes.value_or(64 * dev.l2_bytes))),
+        "L2 shared (replicated, ld.global.cg)", ptx::cache::cg{},
+        std::integral_constant<int, cache_bw_unroll>{});
   return res;
 }
 
