@@ -27,7 +27,7 @@ endif()
 # product (exit 1 on a wrong one). Exit 2, PyTorch or a GPU missing, is CTest's "skipped".
 if(Python3_EXECUTABLE)
   add_test(NAME gpu.sparse_peer
-    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/../tools/sparse_peer.py"
+    COMMAND python3 "${CMAKE_CURRENT_SOURCE_DIR}/../tools/sparse_peer.py"
             --sizes 1024,2048 --reps 3 --warmup 1)
   set_tests_properties(gpu.sparse_peer PROPERTIES LABELS gpu SKIP_RETURN_CODE 2 TIMEOUT 300)
 endif()
@@ -37,7 +37,7 @@ endif()
 # Exit 2, PyTorch, NCCL or a GPU missing, is CTest's "skipped".
 if(Python3_EXECUTABLE)
   add_test(NAME gpu.torch_collectives
-    COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/../tools/torch_collectives.py"
+    COMMAND python3 "${CMAKE_CURRENT_SOURCE_DIR}/../tools/torch_collectives.py"
             --max-bytes 1048576 --samples 2 --reps 2 --warmup 1)
   set_tests_properties(gpu.torch_collectives PROPERTIES LABELS gpu SKIP_RETURN_CODE 2 TIMEOUT 300
     ENVIRONMENT "NCCL_NVLS_ENABLE=0")
