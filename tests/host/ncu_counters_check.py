@@ -68,6 +68,15 @@ with tempfile.TemporaryDirectory() as d:
                                                     "200000000"],
                                                    [1, "copy", "200100000", "200000000"]])),
            0, ["| copy | dram__bytes_read.sum |", "agrees", "2 of 2 pairs agree"], ["DIFFERS"])
+    expect("ncu's range/kernel names", run(d, good, ncu_csv([
+        [0, "copy/void copy4<float4>(const float4 *, float4 *, unsigned long)", "4e8", "4e8"],
+        [1, "void fill<float>(float *, int)", "5", "5"]])),
+           0, ["2 of 2 pairs agree", "Profiled by ncu only", "void fill<float>"])
+    timed = results([bench("copy", {r: 1e8, "gpu__time_duration.sum": 1e6})])
+    timed_csv = ('"ID","Kernel Name","dram__bytes_read.sum","gpu__time_duration.sum"\n'
+                 '"","","byte","nsecond"\n"0","copy","4e8","9e6"\n')
+    expect("a time is no disagreement", run(d, timed, timed_csv),
+           0, ["a time, not a count"], ["DIFFERS"])
     expect("thousands separators", run(d, good, ncu_csv([[0, "copy", "400,000,000", "400,000,000"]])),
            0, ["2 of 2 pairs agree"])
     expect("2 % apart", run(d, good, ncu_csv([[0, "copy", "408000000", "400000000"]])),

@@ -106,6 +106,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
         detail::rest_before_sample(s, opt.rest_ms, limit_s);
         if (flush) (*rd.flush)(s);
         const launch_context ctx{s, k, (k * batch) % opt.rotations, false};
+        nvtx_range own(cs[c].name, opt.nvtx);  // ncu names its kernels by the contestant
         timer.start();
         for (std::size_t b = 0; b < batch; ++b)
           cs[c].launch(launch_context{s, k, (k * batch + b) % opt.rotations, false});
