@@ -647,6 +647,8 @@ TEST_CASE("plan_cost: warm-up, the samples the stopping rule takes, batch and re
   c = cuprobe::plan_cost(o, 0.01);
   CHECK(c.calls == 3 + 80);
   CHECK(c.seconds == doctest::Approx(0.03 + 20 * (0.04 + 0.1)));
+  // host work after each sample (NVML's reads) adds to every sample
+  CHECK(cuprobe::plan_cost(o, 0.01, 0.002).seconds == doctest::Approx(0.03 + 20 * 0.142));
   // adaptive: enough samples to accumulate min_time_s, at least min_samples, at most max
   o = {};
   o.warmup = 0;

@@ -130,8 +130,8 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   round_opt.flush_l2 = false;       // flushed per contestant above
   round_opt.sample_clocks = false;  // read per contestant above
   round_opt.rest_ms = 0;            // rested per contestant above
-  const measurement rounds =
-      detail::run_protocol(rd, name, sample_unit::seconds, {}, round_opt, s, warm, take);
+  const measurement rounds = detail::run_protocol(rd, name, sample_unit::seconds, {}, round_opt, s,
+                                                  warm, take, nullptr, opt.rest_ms * double(n));
   // Each contestant's counters, in a pass of their own after the rounds (its batch of launches).
   for (std::size_t c = 0; c < n; ++c)
     detail::counter_pass(

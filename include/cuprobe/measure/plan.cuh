@@ -1,15 +1,15 @@
 // cuprobe/measure/plan.cuh: what a program's measurements will cost, from one call of each.
 //
 //   CUPROBE_PLAN=1 ./build/hopper/examples/dram_bandwidth   # then, at exit, on stderr:
-//   cuprobe plan: measurements=212 calls=15320 sampling_s=41.70 other_s=3.20 expected_s=44.90
+//   cuprobe plan: measurements=M calls=C sampling_s=S other_s=O expected_s=E
 //
 // In plan mode (CUPROBE_PLAN set, not 0) every measurement runs as in profile mode: one timed
 // call, with its counters and validation. The runner books what its options would cost at that
 // call's time (plan_cost: warm-up, the samples the stopping rule takes when the noise converges,
-// batch, rests); at exit the program prints the sum, the time it spent outside sampling (setup,
-// validation, host references: measured by this run) and their total. Not planned: L2 flushes
-// (tens of microseconds each); the one call is often the slowest, so the plan errs long.
-// tests/gpu/plan_runtime.sh bounds every example's defaults with it.
+// batch, rests, NVML's reads after each sample); at exit the program prints the sum, the time it
+// spent outside sampling (setup, validation, host references: measured by this run) and their
+// total. Not planned: L2 flushes (tens of microseconds each); the one call is often the slowest, so
+// the plan errs long. tests/gpu/plan_runtime.sh bounds every example's defaults with it.
 #pragma once
 
 #include <algorithm>
@@ -36,11 +36,12 @@ struct planned_cost {
   double seconds = 0;  ///< warm-up, samples and rests
 };
 
-/// The cost of `o` at `call_s` seconds per call (a launch, a sampler call, an interleaved round).
-inline planned_cost plan_cost(const run_options& o, double call_s) {
+/// The cost of `o` at `call_s` seconds per call (a launch, a sampler call, an interleaved round)
+/// and `host_s` seconds of host work per sample (NVML's reads).
+inline planned_cost plan_cost(const run_options& o, double call_s, double host_s = 0) {
   const stopping_rule& r = o.stop;
   const double batch = double(std::max<std::size_t>(o.batch, 1)), t = std::max(call_s, 0.0);
-  const double sample_s = t * batch + o.rest_ms * 1e-3;
+  const double sample_s = t * batch + o.rest_ms * 1e-3 + std::max(host_s, 0.0);
   double n = double(r.min_samples);
   if (r.min_time_s > 0 && sample_s > 0) n = std::max(n, std::ceil(r.min_time_s / sample_s));
   n = std::min(n, double(r.max_samples));
@@ -58,8 +59,9 @@ class plan_ledger {
     static plan_ledger l;
     return l;
   }
-  void book(const run_options& o, double ran_s) {  ///< one measurement, one call of ran_s
-    const planned_cost c = plan_cost(o, ran_s);
+  /// One measurement: one call of ran_s, host_s of host work per sample.
+  void book(const run_options& o, double ran_s, double host_s = 0) {
+    const planned_cost c = plan_cost(o, ran_s, host_s);
     ++measurements_, calls_ += c.calls, planned_s_ += c.seconds, ran_s_ += ran_s;
   }
   ~plan_ledger() {

@@ -268,7 +268,7 @@ class graph_set {
 template <class Warm, class Take>
 measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, work declared,
                          run_options opt, cudaStream_t s, Warm&& warm, Take&& take,
-                         counters::profiler* prof = nullptr) {
+                         counters::profiler* prof = nullptr, double plan_rest_ms = -1) {
   measurement m;
   m.name = std::move(name);
   m.declared = std::move(declared);
@@ -285,7 +285,14 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
     in_phase(m.name, "profile", limit.now,
              [&] { m.samples.push_back(take(0, accumulated, limit.now) / per); });
     m.stop_verdict = "profile";
-    if (plan_mode_from_env()) plan_ledger::instance().book(opt, accumulated);
+    if (plan_mode_from_env()) {  // what each sample adds on the host: NVML's reads (timed here)
+      const double t0 = monotonic_s();
+      if (opt.sample_clocks && rd.probe.available())
+        (void)rd.probe.sm_clock_mhz(), (void)rd.probe.throttle_bits();
+      run_options p = opt;
+      if (plan_rest_ms >= 0) p.rest_ms = plan_rest_ms;
+      plan_ledger::instance().book(p, accumulated, monotonic_s() - t0);
+    }
   } else {
     if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
     {
