@@ -20,7 +20,7 @@ if(CUPROBE_BUILD_EXAMPLES AND Python3_EXECUTABLE)
     COMMAND "${PROJECT_SOURCE_DIR}/tools/ncu_access.sh" "${PROJECT_BINARY_DIR}"
             "${CMAKE_CURRENT_BINARY_DIR}/access_ncu" "$<BOOL:${CUPROBE_REQUIRE_GPU}>")
   set_tests_properties(gpu.access_ncu PROPERTIES LABELS "gpu;access" SKIP_RETURN_CODE 77
-                       RUN_SERIAL ON TIMEOUT 900 ENVIRONMENT "PYTHON=${Python3_EXECUTABLE}")
+                       RUN_SERIAL ON TIMEOUT 900 ENVIRONMENT "PYTHON=python3")
 endif()
 
 # SASS (release): cuprobe_suite/kernels/access.cuh's kernels issue U = 4 loads of the element's

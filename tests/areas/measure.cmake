@@ -7,6 +7,8 @@ cuprobe_gpu_test(measure)
 cuprobe_gpu_test(measure_fault)  # a kernel fault inside measure(), in a child process
 cuprobe_gpu_test(calibrate)  # ensure_ceilings and measure_ceilings on this card
 cuprobe_gpu_test(counters)  # counters through CUPTI in measurements: bytes, flags, sectors, timing
+# DRAM counters are the whole device's: another test's traffic would count as this one's
+set_tests_properties(gpu.gpu_counters PROPERTIES RUN_SERIAL TRUE)
 cuprobe_add_sass_test(timer_region_keeps_clock_reads_around_work
   SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/sass/measure_timer.cu FUNCTION "timed_chain"
   BETWEEN "SR_CLOCKLO" "SR_CLOCKLO" CHECK "FFMA == 64" "!LDG|STG")
