@@ -281,9 +281,15 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   m.env.before = rd.probe.sample();
   const double per = static_cast<double>(opt.iterations);
   double accumulated = 0;
-  if (opt.profile) {  // exactly one call, for ncu
-    in_phase(m.name, "profile", limit.now,
-             [&] { m.samples.push_back(take(0, accumulated, limit.now) / per); });
+  if (opt.profile) {  // exactly one call, for ncu, after the flush a sample would have
+    if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
+    in_phase(m.name, "profile", limit.now, [&] {
+      if (opt.flush_l2) {
+        (*rd.flush)(s);
+        wait_for(s, "", limit.now);
+      }
+      m.samples.push_back(take(0, accumulated, limit.now) / per);
+    });
     m.stop_verdict = "profile";
     if (plan_mode_from_env()) {  // what each sample adds on the host: NVML's reads (timed here)
       const double t0 = monotonic_s();
