@@ -41,3 +41,9 @@ add_test(NAME gpu.plan_runtime
   COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/gpu/plan_runtime.sh" "${PROJECT_BINARY_DIR}")
 set_tests_properties(gpu.plan_runtime PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 1500
                      RUN_SERIAL TRUE)
+# Its parser reads the line plan_line() writes (host.measure pins the same text).
+add_test(NAME host.plan_runtime_parse
+  COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/gpu/plan_runtime.sh" --parse
+          "cuprobe plan: measurements=3 calls=40 sampling_s=1.25 other_s=0.50 expected_s=1.75")
+set_tests_properties(host.plan_runtime_parse PROPERTIES LABELS host
+                     PASS_REGULAR_EXPRESSION "^3 40 1.25 0.50 1.75\n?$")

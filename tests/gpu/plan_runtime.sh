@@ -8,8 +8,14 @@
 # holds on any card; a slower card shows as a larger plan.
 #
 #   tests/gpu/plan_runtime.sh <build dir> [example ...]
+#   tests/gpu/plan_runtime.sh --parse LINE    prints the line's five numbers (host.plan_runtime_parse)
 # Exit 77 (CTest: skipped, with a sentence) without a GPU or without the example programs.
 set -uo pipefail
+# cuprobe plan: measurements=M calls=C sampling_s=S other_s=O expected_s=E -> "M C S O E"
+parse() {
+  sed -nE 's/.*measurements=([0-9]+) calls=([0-9.]+) sampling_s=([0-9.]+) other_s=([0-9.]+) expected_s=([0-9.]+).*/\1 \2 \3 \4 \5/p' <<< "$1"
+}
+if [ "${1:-}" = --parse ]; then parse "${2:-}"; exit 0; fi
 bin="$1/examples"; shift
 if ! [ -x "$bin/device_report" ]; then
   echo "SKIPPED: the examples were not built as programs (the cpu preset)"
@@ -44,8 +50,12 @@ for n in "${names[@]}"; do
     fail=1
     continue
   fi
-  # cuprobe plan: measurements=M calls=C sampling_s=S other_s=O expected_s=E
-  read -r m c s o e <<< "$(sed -E 's/.*measurements=([0-9]+) calls=([0-9.]+) sampling_s=([0-9.]+) other_s=([0-9.]+) expected_s=([0-9.]+).*/\1 \2 \3 \4 \5/' <<< "$line")"
+  read -r m c s o e <<< "$(parse "$line")"
+  if [ -z "${e:-}" ]; then
+    printf "%-22s %6s  FAILED: a plan line this script cannot read: %s\n" "$n" "$bound" "$line"
+    fail=1
+    continue
+  fi
   verdict=ok
   awk -v e="$e" -v b="$bound" 'BEGIN { exit !(e <= b) }' || { verdict="OVER"; fail=1; }
   printf "%-22s %6s %8s %10s %9s %10s %7s  %s\n" "$n" "$bound" "$m" "$c" "$s" "$o" "$e" "$verdict"

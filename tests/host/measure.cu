@@ -662,6 +662,9 @@ TEST_CASE("plan_cost: warm-up, the samples the stopping rule takes, batch and re
   CHECK(cuprobe::plan_cost(o, 0.1).samples == 20);
   CHECK(cuprobe::plan_cost(o, 5.0).samples == 1);
   CHECK(cuprobe::plan_cost(o, 5.0).seconds == doctest::Approx(5.0));
+  // the line tests/gpu/plan_runtime.sh parses (host.plan_runtime_parse parses this very text)
+  CHECK(cuprobe::plan_line(3, 40, 1.25, 0.5) ==
+        "cuprobe plan: measurements=3 calls=40 sampling_s=1.25 other_s=0.50 expected_s=1.75");
   // plan mode implies profile mode
   CHECK(!cuprobe::plan_mode_from_env());
   ::setenv("CUPROBE_PLAN", "1", 1);

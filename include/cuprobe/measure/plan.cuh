@@ -49,6 +49,17 @@ inline planned_cost plan_cost(const run_options& o, double call_s, double host_s
   return {double(o.warmup) + n * batch, n, double(o.warmup) * t + n * sample_s};
 }
 
+/// The line plan mode prints at exit (tests/gpu/plan_runtime.sh parses it).
+inline std::string plan_line(std::size_t measurements, double calls, double sampling_s,
+                             double other_s) {
+  char b[200];
+  std::snprintf(b, sizeof b,
+                "cuprobe plan: measurements=%zu calls=%.0f sampling_s=%.2f other_s=%.2f "
+                "expected_s=%.2f",
+                measurements, calls, sampling_s, other_s, sampling_s + other_s);
+  return b;
+}
+
 namespace detail {
 
 /// The process-wide plan, printed at exit in plan mode; constructed before main, so that the
@@ -67,10 +78,7 @@ class plan_ledger {
   ~plan_ledger() {
     if (!plan_mode_from_env()) return;
     const double other = std::max(monotonic_s() - start_s_ - ran_s_, 0.0);
-    std::fprintf(stderr,
-                 "cuprobe plan: measurements=%zu calls=%.0f sampling_s=%.2f other_s=%.2f "
-                 "expected_s=%.2f\n",
-                 measurements_, calls_, planned_s_, other, planned_s_ + other);
+    std::fprintf(stderr, "%s\n", plan_line(measurements_, calls_, planned_s_, other).c_str());
   }
 
  private:
