@@ -169,16 +169,15 @@ struct run_options {
   /// launches: one pass per launch, `iterations` must be 1; in_kernel: the kernel (or sampler)
   /// makes `iterations` passes itself and each sample is divided by it.
   loop_mode mode = loop_mode::launches;
-  std::size_t iterations = 1;  ///< passes one sample covers (in_kernel); 1 .. 2^40
-  std::size_t batch = 1;       ///< launches per event-timed sample (divided out); 1 .. 2^20
-  bool graph = false;          ///< capture the batch as CUDA graphs and replay them
-  bool flush_l2 = false;       ///< evict the L2 before each sample (outside the timed region)
-  std::size_t rotations = 1;   ///< launch_context::rotation cycles 0 .. rotations - 1; <= 2^16
-  bool profile =
-      false;  ///< one call (flushed as a sample), no warm-up (for ncu); CUPROBE_PROFILE=1 too
-  bool nvtx = true;                 ///< NVTX range named after the measurement
-  bool sample_clocks = true;        ///< read NVML's SM clock after every sample
-  double noise_threshold = 0.05;    ///< "noisy" above this relative standard deviation; 0 .. 10
+  std::size_t iterations = 1;     ///< passes one sample covers (in_kernel); 1 .. 2^40
+  std::size_t batch = 1;          ///< launches per event-timed sample (divided out); 1 .. 2^20
+  bool graph = false;             ///< capture the batch as CUDA graphs and replay them
+  bool flush_l2 = false;          ///< evict the L2 before each sample (outside the timed region)
+  std::size_t rotations = 1;      ///< launch_context::rotation cycles 0 .. rotations - 1; <= 2^16
+  bool profile = false;           ///< one call, no warm-up (for ncu); CUPROBE_PROFILE=1 sets it too
+  bool nvtx = true;               ///< NVTX range named after the measurement
+  bool sample_clocks = true;      ///< read NVML's SM clock after every sample
+  double noise_threshold = 0.05;  ///< "noisy" above this relative standard deviation; 0 .. 10
   std::optional<double> clock_mhz;  ///< clock for cycles <-> seconds; unset: NVML median
   /// Idle time before each timed sample (not the warm-up), after the runner's stream has
   /// drained: every sample then starts on a rested card. The H200 keeps its tensor-load clock

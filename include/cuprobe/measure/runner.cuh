@@ -281,8 +281,8 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   m.env.before = rd.probe.sample();
   const double per = static_cast<double>(opt.iterations);
   double accumulated = 0;
+  if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
   if (opt.profile) {  // exactly one call, for ncu, after the flush a sample would have
-    if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
     in_phase(m.name, "profile", limit.now, [&] {
       if (opt.flush_l2) {
         (*rd.flush)(s);
@@ -300,7 +300,6 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
       plan_ledger::instance().book(p, accumulated, monotonic_s() - t0);
     }
   } else {
-    if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
     {
       nvtx_range w("warm-up", opt.nvtx);
       const double t_warm = monotonic_s();
