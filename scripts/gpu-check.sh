@@ -290,17 +290,7 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
   done < "$jobs_file"
   sort -o "$sdir/table.txt" "$sdir/table.txt"
   cat "$sdir"/*.log >> "$log" 2>/dev/null
-  {
-    echo "| program | memcheck | racecheck | synccheck | initcheck |"
-    echo "| --- | ---: | ---: | ---: | ---: |"
-    awk '{ key=$2; v[key" "$1]=$3 (($4!=0 && $3 ~ /^[0-9]+$/) ? " (rc "$4")" : "") ($5 ~ /^[0-9]+$/ ? " " $5 "s" : ""); p[key]=1 }
-         END { for (k in p) printf "| %s | %s | %s | %s | %s |\n", k, v[k" memcheck"], v[k" racecheck"], v[k" synccheck"], v[k" initcheck"] }' \
-      "$sdir/table.txt" | sort
-    echo
-    echo "Each cell: errors in the ERROR SUMMARY (racecheck: errors + warnings of its RACECHECK"
-    echo "SUMMARY; memcheck without API errors), then seconds. TIMEOUT: over CUPROBE_SANITIZE_LIMIT;"
-    echo "CRASH: no summary; not_run: the pass ran out of CUPROBE_SANITIZE_TOTAL first."
-  } > "$res/sanitizer.md"
+  python3 tools/sanitizer_table.py -o "$res/sanitizer.md" "$sdir/table.txt" >> "$log" 2>&1
   bad=$(awk '$3 !~ /^0$/ || $4 != 0' "$sdir/table.txt" | wc -l)
   san_state="$(wc -l < "$sdir/table.txt") runs, $bad not clean or not run, in $(( $(date +%s) - s ))s"
   cat "$res/sanitizer.md" >> "$log"

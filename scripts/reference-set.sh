@@ -13,6 +13,8 @@
 # Several archives are allowed (gpu-check run in parts, e.g. when one call may not run long):
 # a file in a later archive replaces the same file of an earlier one. The set must come from ONE
 # commit and ONE GPU: merging the summaries checks both and refuses otherwise. Then:
+#   0. the sanitizer runs of every part are merged into one table (sanitizer.md; a run of a later
+#      part replaces the same run of an earlier one);
 #   1. every example's headline file (*_summary.json) is merged into summary.json
 #      (tools/merge_summaries.py: the headline keys of every example, the GPU's UUID, the driver,
 #      the clocks seen, the commit, and which command wrote which file);
@@ -36,7 +38,21 @@ case "$1" in
 esac
 work="$(mktemp -d /tmp/cuprobe-reference.XXXX)"
 trap 'rm -rf "$work"' EXIT
+# Each part's sanitizer runs (sanitizer/table.txt) are kept apart before the parts are unpacked
+# over each other, then merged run by run into one table (tools/sanitizer_table.py).
+tables=()
+i=0
+for t in "$@"; do
+  i=$((i + 1))
+  if tar -xzf "$t" -C "$work" ./sanitizer/table.txt 2>/dev/null; then
+    mv "$work/sanitizer/table.txt" "$work/sanitizer-$i.txt"; tables+=("$work/sanitizer-$i.txt")
+  fi
+done
 for t in "$@"; do tar -xzf "$t" -C "$work"; done
+if [ ${#tables[@]} -gt 0 ]; then
+  python3 "$root/tools/sanitizer_table.py" -o "$work/sanitizer.md" "${tables[@]}" > /dev/null || [ $? = 1 ]
+  rm -f "${tables[@]}"
+fi
 # The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not;
 # nor the sector model's check against ncu (ncu_access/: the gpu tier's gpu.access_ncu is that check).
 rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access" "$work/card.txt"

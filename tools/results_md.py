@@ -29,6 +29,7 @@ import csv
 import gzip
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
@@ -388,6 +389,32 @@ PARTS = [  # file, section title, how to render its (valid) document
 ]
 
 
+def section_checks(d):
+    """The GPU tier's outcome (ctest.log) and the compute-sanitizer table (sanitizer.md), as run."""
+    out = []
+    log = os.path.join(d, "ctest.log")
+    if os.path.isfile(log):
+        text = open(log, encoding="utf-8", errors="replace").read()
+        tally = re.findall(r"\d+% tests passed, \d+ tests? failed out of \d+", text)
+        took = re.findall(r"Total Test time \(real\) = +([0-9.]+) sec", text)
+        def listed(heading):  # the names CTest lists under one of its closing headings
+            part = text.split(heading)[-1] if heading in text else ""
+            return re.findall(r"^\s+\d+ - (\S+) \(([^)]+)\)", re.split(r"\n\s*\n|The following", part)[0], re.M)
+        failed, skipped = listed("The following tests FAILED:"), listed("The following tests did not run:")
+        out.append(f"CTest ([ctest.log](ctest.log)): {tally[-1] if tally else 'no tally in the log'}"
+                   + (f", in {took[-1]} s" if took else "") + ".\n")
+        if failed:
+            out.append("Failed: " + ", ".join(f"`{n}` ({why})" for n, why in failed) + ".\n")
+        if skipped:
+            out.append("Did not run: " + ", ".join(f"`{n}` ({why})" for n, why in skipped) + ".\n")
+    san = os.path.join(d, "sanitizer.md")
+    if os.path.isfile(san):
+        out.append("\ncompute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every GPU test and "
+                   "every example with `--small` ([sanitizer.md](sanitizer.md)):\n\n"
+                   + open(san, encoding="utf-8").read())
+    return "".join(x + ("" if x.endswith("\n") else "\n") for x in out)
+
+
 def render(path, fn, doc, notes, bad):
     """fn(doc), or a note saying why not (one stderr line per file either way)."""
     try:
@@ -486,6 +513,10 @@ def main(argv=None):
             md.append("\n### DRAM kernels under Nsight Compute (tools/ncu_dram.sh, `--clock-control none`)\n\n")
             md.append("No ncu counters in this run.\n" if ncu is None else
                       f"Not rendered (ncu_dram.csv: {ncu[1]}).\n" if ncu[1] else section_ncu(ncu[0]))
+    checks = section_checks(d)
+    if checks:
+        md.append("\n## GPU tests and compute-sanitizer\n")
+        md.append(checks)
     try:
         pngs = sorted(x for x in os.listdir(d) if x.endswith(".png"))
     except OSError:

@@ -317,6 +317,7 @@ def results_dir(d, name, files):
         if content == "dir":
             os.makedirs(os.path.join(folder, f))
         elif content is not None:
+            os.makedirs(os.path.dirname(os.path.join(folder, f)), exist_ok=True)
             write(os.path.join(folder, f), content)
     return folder
 
@@ -665,14 +666,19 @@ def check_reference_set(d):
                         metrics={"tensor.bf16.tflops": 969.0})
     big = results_v1([bench_v1("dram.read", {"threads": t, "case": "c" * 200}, 100.0 + t)
                       for t in range(200)])  # over 64 KB as JSON: stored compressed
+    # Each part's sanitizer runs: the later part's rerun of racecheck on gpu_a replaces the first
+    # part's not_run; the set's sanitizer.md is the merged table, and the page shows it.
     first = archive("part1", {"summary.json": SUMMARY, "system_memory.json": V1, "ctest.xml": "<x/>",
-                              "sanitizer": "dir", "ncu_access": "dir", "ncu_wgmma": "dir"})
+                              "sanitizer/table.txt": "memcheck gpu_a 0 0 5\nracecheck gpu_a not_run - -\n",
+                              "ctest.log": CTEST_LOG, "ncu_access": "dir", "ncu_wgmma": "dir"})
     later = archive("part2", {"wgmma_summary.json": part_summary, "system_memory.json": V2,
+                              "sanitizer/table.txt": "racecheck gpu_a 0 0 9\nmemcheck ex 0 0 3\n",
                               "timers.json": big, "ncu_wgmma.md": "| kernel |\n"})
     out = os.path.join(d, "set")
     expect("reference-set from two parts", script + [out, first, later], 0)
     kept = sorted(os.listdir(out)) if os.path.isdir(out) else []
-    for f in ("summary.json", "README.md", "system_memory.json", "timers.json.gz", "ncu_wgmma.md"):
+    for f in ("summary.json", "README.md", "system_memory.json", "timers.json.gz", "ncu_wgmma.md",
+              "sanitizer.md", "ctest.log"):
         if f not in kept:
             failures.append(f"reference-set: {f} is not in the set ({kept})")
     for f in ("sanitizer", "ncu_access", "ncu_wgmma", "ctest.xml", "wgmma_summary.json", "timers.json"):
@@ -688,6 +694,10 @@ def check_reference_set(d):
     page = open(os.path.join(out, "README.md"), encoding="utf-8").read() if "README.md" in kept else ""
     if "](timers.json.gz)" not in page or "](timers.json)" in page:
         failures.append("reference-set: the page does not link timers.json.gz, the file as stored")
+    on_page("reference-set", out, ["## GPU tests and compute-sanitizer", "| gpu_a | 0 5s | 0 9s |  |  |",
+                                   "3 runs over 2 programs; 0 not clean or not run.",
+                                   "67% tests passed, 1 tests failed out of 3, in 3.05 s.",
+                                   "Failed: `gpu.c` (Failed).", "Did not run: `gpu.b` (Skipped)."])
     # Parts of two commits are refused, and the set already there is left alone.
     other = archive("part3", {"wgmma_summary.json": dict(part_summary, commit="def")})
     expect("reference-set refuses two commits", script + [out, first, other], 2)
@@ -710,6 +720,39 @@ def check_reference_set(d):
     return []
 
 
+# tools/sanitizer_table.py: a run list merged and tabulated; a bad line refused with one sentence.
+def check_sanitizer_table(d):
+    tool = [sys.executable, os.path.join(TOOLS, "sanitizer_table.py")]
+    a = write(os.path.join(d, "a.txt"), "memcheck gpu_a 0 0 5\ninitcheck gpu_a TIMEOUT 124 240\n")
+    b = write(os.path.join(d, "b.txt"), "initcheck gpu_a 0 0 7\n")
+    md, merged = os.path.join(d, "s.md"), os.path.join(d, "m.txt")
+    expect("sanitizer_table, a timeout", tool + ["-o", md, a], 1)
+    on_page_text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
+    if "| gpu_a | 0 5s |  |  | TIMEOUT 240s |" not in on_page_text:
+        failures.append(f"sanitizer_table: the timeout's row is wrong: {on_page_text!r}")
+    expect("sanitizer_table, the timeout rerun", tool + ["-o", md, "--merged", merged, a, b], 0)
+    if open(merged).read() != "initcheck gpu_a 0 0 7\nmemcheck gpu_a 0 0 5\n":
+        failures.append(f"sanitizer_table: the merged list is wrong: {open(merged).read()!r}")
+    bad = write(os.path.join(d, "bad.txt"), "memcheck gpu_a 0\n")
+    expect("sanitizer_table, a bad line", tool + [bad], 2, bad=["bad.txt:1: not a run line"])
+    return []
+
+
+CTEST_LOG = """ 1/3 Test  #1: gpu.a ....................   Passed    1.00 sec
+ 2/3 Test  #2: gpu.b ....................***Skipped   0.01 sec
+ 3/3 Test  #3: gpu.c ....................***Failed    2.00 sec
+
+67% tests passed, 1 tests failed out of 3
+
+Total Test time (real) =   3.05 sec
+
+The following tests did not run:
+	  2 - gpu.b (Skipped)
+The following tests FAILED:
+	  3 - gpu.c (Failed)                     gpu
+Errors while running CTest
+"""
+
 PAGE_SECTIONS = ("Timers", "FP32 FMA throughput (fma_throughput)", "DRAM bandwidth (dram_bandwidth)",
                  "Latency ladder (latency_ladder)", "Memory ordering and fence cost (memory_ordering)")
 
@@ -718,7 +761,7 @@ with tempfile.TemporaryDirectory() as tmp:
     sections = {}
     for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
                      ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools),
-                     ("reference_set", check_reference_set), ("gpu_model", check_gpu_model),
+                     ("reference_set", check_reference_set), ("sanitizer_table", check_sanitizer_table), ("gpu_model", check_gpu_model),
                      ("staleness", check_staleness)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
