@@ -55,7 +55,9 @@ if [ ${#tables[@]} -gt 0 ]; then
 fi
 # The ncu folders' tables are kept at the top (ncu_ceilings.csv, ncu_wgmma.md), their raw pages not;
 # nor the sector model's check against ncu (ncu_access/: the gpu tier's gpu.access_ncu is that check).
-rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access" "$work/card.txt"
+# ncu_dram.sh's raw page and log go too: its table, ncu_dram.csv, is what the page renders.
+rm -rf "$work/sanitizer" "$work/ctest.xml" "$work/ncu_ceilings" "$work/ncu_wgmma" "$work/ncu_access" "$work/card.txt" \
+  "$work/ncu_dram.csv.raw" "$work/ncu_dram.csv.log"
 cd "$work"
 [ -f summary.json ] || { echo "reference-set: no summary.json (device_report) in the archives" >&2; exit 1; }
 ins=(summary.json)

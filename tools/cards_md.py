@@ -11,7 +11,9 @@ A set is never its own ceiling and the page reads no per-user ceilings record, s
 on it is a nominal figure of that card (or 1 for a ratio) and the page depends on the sets alone.
 With two or more models, each card is compared with the first folder's: a metric whose two
 fractions agree within the threshold is "as the models predict (xF)", F the factor the two
-ceilings predict; the others are listed under "Differs from the models" with both fractions.
+ceilings predict; the others are listed under "Differs from the models" with both fractions and,
+where a set holds them, the hardware counts beside the headline (`<headline>.dram_read_per_declared`
+and the DRAM busy shares that access_patterns --counters dram writes).
 Metrics without a ceiling are listed under "Not comparable across models" with the reason.
 
 Each summary.json is checked with tools/validate_results.py's rules; a bad one gets one line
@@ -33,6 +35,26 @@ def num(v):
     if v is None:
         return "-"
     return f"{v:.4g}" if abs(v) < 1e6 else f"{v:.3e}"
+
+
+# Counts a set may hold beside a headline `<headline>.fraction` (access_patterns --counters dram),
+# and how the page says them.
+COUNTED = {"dram_read_per_declared": "DRAM read {:.3g} x the bytes used",
+           "dram_busy_percent": "DRAM busy {:.3g} %",
+           "aligned_dram_busy_percent": "aligned: DRAM busy {:.3g} %"}
+
+
+def counted(name, cards):
+    """The counts beside the headline `name` (`<headline>.fraction`) in each card's set, or "-"."""
+    if not name.endswith(".fraction"):
+        return "-"
+    head = name[:-len("fraction")]
+    said = []
+    for folder, c in cards:
+        parts = [text.format(c.metrics[head + k]) for k, text in COUNTED.items() if head + k in c.metrics]
+        if parts:
+            said.append(f"{folder}: " + ", ".join(parts))
+    return "; ".join(said) or "-"
 
 
 def table(head, rows):
@@ -122,11 +144,14 @@ def render(cards, threshold):
         md.append(f"Needs the sets of two models; only {base.name} has one.\n")
     else:
         diff = [[f"`{r['name']}`", c.name, num(r["fraction_b"]), num(r["fraction_a"]),
-                 f"{r['short_b']} / {r['short_a']}"]
+                 f"{r['short_b']} / {r['short_a']}", counted(r["name"], [(f, c), cards[0]])]
                 for f, c in cards[1:] for r in compared[f].values() if r["comparable"] and not r["agree"]]
         md.append(table(["metric", "card", "of ceiling", f"{base_folder} of ceiling",
-                         f"ceilings (card / {base_folder})"], diff) if diff else
+                         f"ceilings (card / {base_folder})", "what the counters say"], diff) if diff else
                   "None: every metric with a ceiling on both cards is as the models predict.\n")
+        md.append("\"What the counters say\": the hardware counts a set holds beside the metric (keys "
+                  "`<headline>." + "`, `<headline>.".join(COUNTED) + "`, written by `access_patterns "
+                  "--counters dram`), per card; \"-\" where neither set counted it.\n")
     md.append("## Not comparable across models\n")
     if nowhere:
         md.append("Metrics without a ceiling on a card, by reason:\n")

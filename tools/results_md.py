@@ -395,7 +395,7 @@ def section_checks(d):
     log = os.path.join(d, "ctest.log")
     if os.path.isfile(log):
         text = open(log, encoding="utf-8", errors="replace").read()
-        tally = re.findall(r"\d+% tests passed, \d+ tests? failed out of \d+", text)
+        tally = re.findall(r"\d+% tests passed(?:, \d+ tests? failed)? out of \d+", text)
         took = re.findall(r"Total Test time \(real\) = +([0-9.]+) sec", text)
         def listed(heading):  # the names CTest lists under one of its closing headings
             part = text.split(heading)[-1] if heading in text else ""

@@ -733,6 +733,13 @@ def check_sanitizer_table(d):
     expect("sanitizer_table, the timeout rerun", tool + ["-o", md, "--merged", merged, a, b], 0)
     if open(merged).read() != "initcheck gpu_a 0 0 7\nmemcheck gpu_a 0 0 5\n":
         failures.append(f"sanitizer_table: the merged list is wrong: {open(merged).read()!r}")
+    # The page's tally of a tier that passed: CTest writes no "N tests failed" then.
+    results_md = import_tool("results_md")
+    os.makedirs(os.path.join(d, "green"))
+    write(os.path.join(d, "green", "ctest.log"), "100% tests passed out of 36\n\nTotal Test time (real) = 212.57 sec\n")
+    if "CTest ([ctest.log](ctest.log)): 100% tests passed out of 36, in 212.57 s." not in \
+            results_md.section_checks(os.path.join(d, "green")):
+        failures.append("results_md: a green tier's tally is not on the page")
     bad = write(os.path.join(d, "bad.txt"), "memcheck gpu_a 0\n")
     expect("sanitizer_table, a bad line", tool + [bad], 2, bad=["bad.txt:1: not a run line"])
     return []
