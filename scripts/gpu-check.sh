@@ -22,7 +22,9 @@
 #   (full mode; =only: the ncu views of the examples named alone, without the examples and
 #   their peers, so that a long set can be made in parts), CUPROBE_GPU_CHECK_TIERS=0 the test
 #   tiers (ctest; =gpu: the gpu tier alone); CUPROBE_GPU_CHECK_EXTRA="args"
-#   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth).
+#   adds arguments to every example run (e.g. "--explore 1" for cache_bandwidth),
+#   CUPROBE_GPU_CHECK_PLOTS=0 leaves out the plots and the page (a part of a set made in parts:
+#   scripts/reference-set.sh draws and writes them for the whole set; the JSON is still validated).
 #
 # The sanitizer pass runs memcheck, racecheck, synccheck and initcheck over every GPU test
 # binary (but the death and fault tests: their children fault on purpose) and every example
@@ -300,8 +302,10 @@ fi
 # Schema check of everything written, then the plots each example's docs use.
 if ls "$res"/*.json > /dev/null 2>&1; then
   python3 tools/validate_results.py "$res"/*.json >> "$log" 2>&1 && valid=ok || valid=FAILED
-  [ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
-  [ "$mode" = full ] && python3 tools/results_md.py "$res" >> "$log" 2>&1
+  if [ "${CUPROBE_GPU_CHECK_PLOTS:-1}" != 0 ]; then
+    [ -x scripts/plots.sh ] && scripts/plots.sh "$res" >> "$log" 2>&1
+    [ "$mode" = full ] && python3 tools/results_md.py "$res" >> "$log" 2>&1
+  fi
 fi
 
 pack && rm -rf "$res"
