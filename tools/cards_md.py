@@ -40,6 +40,7 @@ def num(v):
 # Counts a set may hold beside a headline `<headline>.fraction` (access_patterns --counters dram),
 # and how the page says them.
 COUNTED = {"dram_read_per_declared": "DRAM read {:.3g} x the bytes used",
+           "dram_read_predicted": "the DRAM model {:.3g} x",
            "dram_busy_percent": "DRAM busy {:.3g} %",
            "aligned_dram_busy_percent": "aligned: DRAM busy {:.3g} %"}
 
@@ -149,7 +150,8 @@ def render(cards, threshold):
         md.append(table(["metric", "card", "of ceiling", f"{base_folder} of ceiling",
                          f"ceilings (card / {base_folder})", "what the counters say"], diff) if diff else
                   "None: every metric with a ceiling on both cards is as the models predict.\n")
-        md.append("\"What the counters say\": the hardware counts a set holds beside the metric (keys "
+        md.append("\"What the counters say\": the hardware counts, and the DRAM model they are checked "
+                  "against, that a set holds beside the metric (keys "
                   "`<headline>." + "`, `<headline>.".join(COUNTED) + "`, written by `access_patterns "
                   "--counters dram`), per card; \"-\" where neither set counted it.\n")
     md.append("## Not comparable across models\n")

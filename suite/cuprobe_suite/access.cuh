@@ -316,7 +316,10 @@ inline access_point access_measure(const device_info& dev, access_arrays& arr,
       work::bytes_moved(useful, copy ? useful : 0, rule)
           .with_source(dram)
           .with_working_set(fetched_pass)
-          .with_sector_model(sectors, copy ? std::optional<double>(sectors) : std::nullopt);
+          .with_sector_model(sectors, copy ? std::optional<double>(sectors) : std::nullopt)
+          .with_dram_model(double(regions) * (pt.model.dram_load_bytes() +
+                                              (copy ? pt.model.dram_store_read_bytes() : 0)),
+                           copy ? double(regions) * pt.model.dram_store_write_bytes() : 0);
   kernel_attributes attrs;
   access_with_element(p.width, [&](auto t) {
     using T = decltype(t);
@@ -445,12 +448,13 @@ access_result access_patterns(const device_info& dev, const access_options& opt,
   return res;
 }
 
-/// The headline of one pattern: its measured and predicted fraction of the aligned rate and,
+/// The headline of one pattern: its measured and predicted fraction of the aligned rate, the
+/// DRAM bytes the model reads per byte the lanes read (64-byte pairs: model/access.cuh) and,
 /// when the run counted them (--counters dram), the DRAM bytes read per byte the lanes read and
 /// DRAM's busy share, of this pattern and of its aligned twin (same width, offset 0, stride 1).
 struct access_headline {
   std::optional<double> fraction;
-  double predicted = 0;
+  double predicted = 0, dram_read_predicted = 0;
   std::optional<double> dram_read_per_declared, dram_busy, aligned_dram_busy;
 };
 namespace detail {
@@ -460,7 +464,9 @@ inline std::optional<double> dram_busy_of(const access_point* x) {
 inline access_headline access_headline_of(const access_result& r, const model::access_pattern& p,
                                           access_level l) {
   access_headline h;
-  h.predicted = model::warp_sectors(p).predicted_fraction();
+  const auto sc = model::warp_sectors(p);
+  h.predicted = sc.predicted_fraction();
+  h.dram_read_predicted = sc.dram_load_bytes() / sc.useful_bytes;
   const auto* x = r.find(p, access_op::read, l);
   if (!x) return h;
   h.fraction = x->measured_fraction;
@@ -490,9 +496,11 @@ inline access_headline access_misaligned16(const access_result& r,
   return detail::access_headline_of(r, access_strided(16, 16, 1), l);
 }
 /// The summary keys access.stride2.fraction, access.misaligned4.fraction,
-/// access.misaligned16.fraction (measured at DRAM, left out when not measured) and their
-/// .predicted twins (the model's, always); with DRAM counters, also .dram_read_per_declared,
-/// .dram_busy_percent and .aligned_dram_busy_percent.
+/// access.misaligned16.fraction (measured at DRAM, left out when not measured), their
+/// .predicted and .dram_read_predicted twins (the models', always); with DRAM counters, also
+/// .dram_read_per_declared, .dram_busy_percent and .aligned_dram_busy_percent; and, over every
+/// point at DRAM whose DRAM bytes were counted, the DRAM model against the counts:
+/// access.dram_model.points, .read_error_max and .write_error_max (|counted / modelled - 1|).
 inline std::vector<std::pair<std::string, double>> access_summary_metrics(const access_result& r) {
   std::vector<std::pair<std::string, double>> v;
   for (const auto& [key, h] : {std::pair{"access.stride2", access_stride2(r)},
@@ -500,11 +508,29 @@ inline std::vector<std::pair<std::string, double>> access_summary_metrics(const 
                                std::pair{"access.misaligned16", access_misaligned16(r)}}) {
     if (h.fraction) v.emplace_back(std::string(key) + ".fraction", *h.fraction);
     v.emplace_back(std::string(key) + ".predicted", h.predicted);
+    v.emplace_back(std::string(key) + ".dram_read_predicted", h.dram_read_predicted);
     for (const auto& [name, x] : {std::pair{".dram_read_per_declared", h.dram_read_per_declared},
                                   std::pair{".dram_busy_percent", h.dram_busy},
                                   std::pair{".aligned_dram_busy_percent", h.aligned_dram_busy}})
       if (x) v.emplace_back(std::string(key) + name, *x);
   }
+  double points = 0, read_err = 0, write_err = 0;
+  for (const auto& x : r.points) {
+    const auto& w = x.m.declared;
+    const auto rd = x.m.counters.get("dram__bytes_read.sum");
+    const auto wr = x.m.counters.get("dram__bytes_write.sum");
+    if (x.level != access_level::dram || !rd || !w.dram_bytes_read || !(*w.dram_bytes_read > 0))
+      continue;
+    ++points;
+    read_err = std::max(read_err, std::fabs(*rd / *w.dram_bytes_read - 1));
+    if (wr && w.dram_bytes_written && *w.dram_bytes_written > 0)
+      write_err = std::max(write_err, std::fabs(*wr / *w.dram_bytes_written - 1));
+  }
+  if (points > 0)
+    for (const auto& [name, x] :
+         {std::pair{".points", points}, std::pair{".read_error_max", read_err},
+          std::pair{".write_error_max", write_err}})
+      v.emplace_back(std::string("access.dram_model") + name, x);
   return v;
 }
 

@@ -163,15 +163,28 @@ TEST_CASE("access working sets derive from the L2") {
 }
 
 TEST_CASE("access summary keys: predictions always, measurements when measured") {
+  using keys_t = std::vector<std::pair<std::string, double>>;
+  // keys[from..] are `want`, in order
+  const auto expect_keys = [](const keys_t& keys, std::size_t from, const keys_t& want) {
+    REQUIRE(keys.size() >= from + want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      CHECK(keys[from + i].first == want[i].first);
+      CHECK(keys[from + i].second == doctest::Approx(want[i].second));
+    }
+  };
   ex::access_result r;
   auto keys = ex::access_summary_metrics(r);
-  REQUIRE(keys.size() == 3);
-  CHECK(keys[0].first == "access.stride2.predicted");
-  CHECK(keys[0].second == doctest::Approx(0.5));
-  CHECK(keys[1].first == "access.misaligned4.predicted");
-  CHECK(keys[1].second == doctest::Approx(128.0 / 160));
-  CHECK(keys[2].first == "access.misaligned16.predicted");
-  CHECK(keys[2].second == doctest::Approx(512.0 / 544));
+  // Each headline: the sector model's fraction, then the DRAM bytes the pair model reads per
+  // byte used (16 B at stride 2: 16 pairs of 64 B for 512 B; 4 B at offset 4: 3 pairs for 128 B;
+  // 16 B at offset 16: 9 pairs for 512 B).
+  CHECK(keys.size() == 6);
+  expect_keys(keys, 0,
+              {{"access.stride2.predicted", 0.5},
+               {"access.stride2.dram_read_predicted", 2.0},
+               {"access.misaligned4.predicted", 128.0 / 160},
+               {"access.misaligned4.dram_read_predicted", 1.5},
+               {"access.misaligned16.predicted", 512.0 / 544},
+               {"access.misaligned16.dram_read_predicted", 576.0 / 512}});
   ex::access_point p;
   p.pattern = ex::access_strided(16, 0, 2);
   p.op = ex::access_op::read;
@@ -179,9 +192,8 @@ TEST_CASE("access summary keys: predictions always, measurements when measured")
   p.measured_fraction = 0.49;
   r.points.push_back(p);
   keys = ex::access_summary_metrics(r);
-  REQUIRE(keys.size() == 4);
-  CHECK(keys[0].first == "access.stride2.fraction");
-  CHECK(keys[0].second == doctest::Approx(0.49));
+  CHECK(keys.size() == 7);
+  expect_keys(keys, 0, {{"access.stride2.fraction", 0.49}});
   CHECK(ex::access_stride2(r, ex::access_level::l2).fraction == std::nullopt);
   // With DRAM counters: the bytes DRAM read per byte declared, and DRAM's busy share of the
   // point and of its aligned twin (16-byte lanes, offset 0, stride 1).
@@ -200,11 +212,18 @@ TEST_CASE("access summary keys: predictions always, measurements when measured")
   aligned.m.counters = counted(1000, 88);
   r.points.push_back(aligned);
   keys = ex::access_summary_metrics(r);
-  REQUIRE(keys.size() == 7);
-  CHECK(keys[2].first == "access.stride2.dram_read_per_declared");
-  CHECK(keys[2].second == doctest::Approx(2.0));
-  CHECK(keys[3].first == "access.stride2.dram_busy_percent");
-  CHECK(keys[3].second == doctest::Approx(91));
-  CHECK(keys[4].first == "access.stride2.aligned_dram_busy_percent");
-  CHECK(keys[4].second == doctest::Approx(88));
+  CHECK(keys.size() == 10);
+  expect_keys(keys, 3,
+              {{"access.stride2.dram_read_per_declared", 2.0},
+               {"access.stride2.dram_busy_percent", 91},
+               {"access.stride2.aligned_dram_busy_percent", 88}});
+  // With the DRAM model declared: how far the counts are from it, over every counted DRAM point.
+  r.points[0].m.declared.with_dram_model(2100, 0);  // counted 2000: 4.8 % below
+  r.points[1].m.declared.with_dram_model(1000, 0);  // counted 1000: on the model
+  keys = ex::access_summary_metrics(r);
+  CHECK(keys.size() == 13);
+  expect_keys(keys, 10,
+              {{"access.dram_model.points", 2},
+               {"access.dram_model.read_error_max", 100.0 / 2100},
+               {"access.dram_model.write_error_max", 0}});
 }

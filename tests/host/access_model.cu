@@ -56,6 +56,29 @@ TEST_CASE("strided patterns: coalesced, misaligned, non-contiguous") {
   expect(strided(2, 126, 1), 3, 2, 64.0 / 96);
 }
 
+// The DRAM bytes of one request, each checked against the counts of every access_patterns point
+// at DRAM on an H100 (docs/access-patterns.md): a load reads the 64-byte pair of every sector;
+// a store reads each sector it writes in part, and writes every sector.
+TEST_CASE("the DRAM bytes of a request: 64-byte pairs read, partial sectors filled") {
+  const auto dram = [](unsigned w, std::uint64_t o, unsigned st, unsigned pairs, unsigned partial,
+                       unsigned sectors) {
+    const auto c = cuprobe::model::warp_sectors(strided(w, o, st));
+    CAPTURE(cuprobe::model::label(strided(w, o, st)));
+    CHECK(c.pairs == pairs);
+    CHECK(c.partial_sectors == partial);
+    CHECK(c.dram_load_bytes() == 64.0 * pairs);
+    CHECK(c.dram_store_read_bytes() == 32.0 * partial);
+    CHECK(c.dram_store_write_bytes() == 32.0 * sectors);
+  };
+  dram(4, 0, 1, 2, 0, 4);   // [0, 128): 2 pairs, every sector whole
+  dram(4, 4, 1, 3, 2, 5);   // [4, 132): pairs 0..2 (1.5 x the bytes used), sectors 0 and 4 in part
+  dram(1, 0, 1, 1, 0, 1);   // [0, 32): one whole sector, its pair read (2 x)
+  dram(1, 36, 1, 2, 2, 2);  // [36, 68): sectors 1 and 2 in part, in pairs 0 and 1
+  dram(16, 0, 2, 16, 32, 32);  // 16 B every 32 B: 32 sectors, each half written, 16 pairs
+  dram(16, 16, 1, 9, 2, 17);   // [16, 528): 9 pairs, the first and last sector in part
+  dram(2, 0, 32, 32, 32, 32);  // 2 B every 64 B: a pair and a partial sector per lane
+}
+
 TEST_CASE("a permutation within the warp touches the coalesced pattern's sectors") {
   for (unsigned seed : {0u, 1u, 7u, 31u})
     for (unsigned w : {1u, 4u, 16u}) {

@@ -171,6 +171,34 @@ TEST_CASE("DRAM bytes against the declared work: match, mismatch, the L2's slack
             .size() == 1);
 }
 
+// A misaligned 4-byte read at DRAM: the lanes use 1 GiB, DRAM reads 1.5 GiB (64-byte pairs). A
+// DRAM model declares it, and the counts are checked against the model, not the used bytes.
+TEST_CASE("DRAM bytes against a declared DRAM model") {
+  const double b = 1 << 30;
+  const auto used =
+      cp::work::bytes_moved(b, 0, "the lanes' bytes").with_source(cp::data_source::dram);
+  const auto pairs = counted({{"dram__bytes_read.sum", 1.5 * b}, {"dram__bytes_write.sum", 0}});
+  // without a model, 1.5 x the declared bytes is a mismatch ...
+  REQUIRE(cp::counter_flags(used, pairs, l2).size() == 1);
+  // ... with the model, the same counts match it
+  auto modelled = used;
+  modelled.with_dram_model(1.5 * b, 0);
+  CHECK(cp::counter_flags(modelled, pairs, l2).empty());
+  // counts off the model are flagged against the modelled bytes
+  const auto f = cp::counter_flags(
+      modelled, counted({{"dram__bytes_read.sum", 2 * b}, {"dram__bytes_write.sum", 0}}), l2);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].code == cp::flag_code::declared_work_mismatch);
+  CHECK(contains(f[0].message, "against the modelled 1.5 GiB and 0 B"));
+  CHECK(contains(f[0].message, "the declared work or its DRAM model is wrong"));
+  // residency is judged against the modelled reads
+  const auto r = cp::counter_flags(
+      modelled, counted({{"dram__bytes_read.sum", 0.6 * b}, {"dram__bytes_write.sum", 0}}), l2);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].code == cp::flag_code::cache_resident);
+  CHECK(contains(r[0].message, "modelled as DRAM reads"));
+}
+
 TEST_CASE("the sector model against counted sectors per request") {
   CHECK(ct::sectors_per_request(counted({{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 4},
                                          {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 20}}),

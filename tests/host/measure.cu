@@ -319,6 +319,10 @@ TEST_CASE("flags: launch-bound samples, debug builds, rates above a physical cei
   CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_compute_peak));
   in.ops_per_s = 33e12;
   CHECK(cuprobe::evaluate_flags(in).empty());
+  in.ops_per_s = 33.4e12 * 1.005;  // within 1 % of the peak: clock and timer tolerance
+  CHECK(cuprobe::evaluate_flags(in).empty());
+  in.ops_per_s = 33.4e12 * 1.02;
+  CHECK(cuprobe::has_flag(cuprobe::evaluate_flags(in), cuprobe::flag_code::above_compute_peak));
 }
 
 TEST_CASE("finish_measurement: every sample unit, and the flags it computes from the device") {

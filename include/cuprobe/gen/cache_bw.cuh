@@ -37,8 +37,7 @@
 namespace cuprobe::gen {
 
 /// Accesses in flight per thread of the L2 (partitioned, .cg) kernels: with 1 x 1024 threads per
-/// SM, 64 KiB in flight per SM. On the H200 (U 4/8/16 x 1..8 blocks of 256..1024 threads at 4 and
-/// 8 MiB) it was within ~5 % of the fastest shape at each size and the steadiest (~1 %).
+/// SM, 64 KiB in flight per SM.
 inline constexpr int cache_bw_unroll = 4;
 
 /// The arguments of cache_bw_kernel.

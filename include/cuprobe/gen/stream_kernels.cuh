@@ -23,8 +23,8 @@
 // elements in flight per thread, either loop mode) or `covering` (stream_covering_shape: one
 // element per thread, as the driver launches its cudaMemcpy and cudaMemset kernels; launches
 // mode; write, copy and mixed). The covering kernels are straight-line code with few registers,
-// so 2048 threads fit on an SM, and the hardware hands their blocks out in address order: on the
-// H200 they write and copy faster than any persistent shape (docs/memory-ptx.md). Layouts:
+// so 2048 threads fit on an SM, and the hardware hands their blocks out in address order
+// (docs/memory-ptx.md). Layouts:
 // `partitioned` (grid-stride: block b always touches the same elements) or `replicated` (read
 // only: every block reads the whole array, so an SM's footprint is the whole array: the L1);
 // docs/memory-ptx.md explains the choice.

@@ -10,15 +10,11 @@
 //              (docs/results/h200/ for "NVIDIA H200"; installed under share/cuprobe/results);
 //   nominal    the datasheet or the peak model: DRAM bus width x memory clock, 128 B/clk/SM for
 //              L1 and shared memory, model/peak.cuh's instruction and tensor tables (no L2 figure).
-// Matching (docs/ceilings.md), from the work a measurement declares: DRAM and L2 bytes ->
-// {dram,l2}.{read,write,copy}.tbps when read only, written only or as many of each, else a mix
-// ("dram.mix.5:1") against a bound, never an interpolation (f = read / all bytes; DRAM, one bus:
-// 1/C = f/read + (1-f)/write; L2, reads beside writes: C = min(read/f, write/(1-f))); L1 and
-// shared memory -> *.bytes_per_clk_sm x SMs x the clock; FP32 FMA and tensor FLOP -> their
-// fraction_of_peak x the model's peak at that clock. The record (cuprobe.ceilings/1, written by
-// write_ceilings_record) is used but flagged `ceiling_stale` when its driver or clocks differ
-// from the card's now or it is older than record_max_age_days; a record that cannot be read is
-// ignored with one sentence (ceilings::notes(), printed once on stderr), never an error.
+// Matching (docs/ceilings.md): DRAM and L2 bytes -> {dram,l2}.{read,write,copy}.tbps, or a
+// mix's bound ("dram.mix.5:1"), never an interpolation; L1, shared memory, FMA and tensor FLOP at
+// the measurement's clock. A stale record (driver, clocks, record_max_age_days) is used but
+// flagged `ceiling_stale`; one that cannot be read is ignored with one sentence
+// (ceilings::notes(), printed once on stderr), never an error.
 #pragma once
 
 #include <sys/stat.h>

@@ -12,6 +12,7 @@
 // - declared_work_mismatch: otherwise, DRAM bytes read or written off the declared ones by more
 //   than 2 % plus the L2's size per profiled sample (what the L2 may serve from the sample before,
 //   or still hold when it ends).
+// Where the work declares a DRAM model (work::with_dram_model), both compare with its bytes.
 // - sector_model_mismatch: counted sectors per global load (store) request that differ from the
 //   declared sector model (work::with_sector_model) by more than 2 %.
 // The runner applies them to every measurement whose counters were collected.
@@ -52,28 +53,33 @@ inline std::vector<flag> counter_flags(const work& w, const counters::result& r,
   if (read && written && w.bytes() > 0 && declared_dram(w, l2_bytes)) {
     // Reads tell where the data came from; written lines reach DRAM whenever the L2 evicts or
     // writes them back, even when the L2 held them for the kernel. Write-only work: the writes.
+    const bool modelled = w.dram_bytes_read || w.dram_bytes_written;
+    const double want_read = w.dram_bytes_read.value_or(w.bytes_read);
+    const double want_written = w.dram_bytes_written.value_or(w.bytes_written);
+    const char* what = modelled ? " modelled" : " declared";
     const bool reads = w.bytes_read > 0;
     const double counted = reads ? *read : *written;
-    const double declared = reads ? w.bytes_read : w.bytes_written;
+    const double declared = reads ? want_read : want_written;
     const auto bytes = [](double b) { return fmt_bytes(b); };
     if (counted < tol.resident_fraction * declared) {
       out.push_back({flag_code::cache_resident,
                      "the counters saw " + bytes(counted) + (reads ? " read" : " written") +
                          " in DRAM per iteration, " + percent(counted / declared) + " of the " +
-                         bytes(declared) + " declared as DRAM" + (reads ? " reads" : " writes") +
+                         bytes(declared) + what + " as DRAM" + (reads ? " reads" : " writes") +
                          ": the L2 served the rest"});
     } else {
       const double slack_l2 = l2_bytes / std::max(r.per_range, 1.0);
       const auto off = [&](double c, double d) {
         return std::fabs(c - d) > tol.dram_fraction * d + slack_l2;
       };
-      if (off(*read, w.bytes_read) || off(*written, w.bytes_written))
+      if (off(*read, want_read) || off(*written, want_written))
         out.push_back({flag_code::declared_work_mismatch,
                        "the counters saw " + bytes(*read) + " read and " + bytes(*written) +
-                           " written in DRAM per iteration against the declared " +
-                           bytes(w.bytes_read) + " and " + bytes(w.bytes_written) + " (tolerance " +
+                           " written in DRAM per iteration against the" + what + " " +
+                           bytes(want_read) + " and " + bytes(want_written) + " (tolerance " +
                            percent(tol.dram_fraction) + " + the L2's " + bytes(l2_bytes) +
-                           " per profiled sample): the declared work is wrong"});
+                           " per profiled sample): the declared work" +
+                           (modelled ? " or its DRAM model" : "") + " is wrong"});
     }
   }
   for (const bool loads : {true, false}) {

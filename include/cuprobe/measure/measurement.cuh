@@ -65,7 +65,7 @@ struct launch_context {
 /// check it (a working set that fits in the L2, or a rate only a cache reaches, is flagged);
 /// `l2`, `l1`, `shared`: from that level (the rate is placed against its ceiling:
 /// measure/ceilings.cuh); `any`: no claim about the level (a declared working set above the L2
-/// still places the rate against the DRAM ceiling, one within it against the L2's).
+/// still places the rate against the DRAM ceiling; one within it has no ceiling).
 enum class data_source { any, dram, l2, l1, shared };
 
 /// "any", "dram", "l2", "l1", "shared".
@@ -101,11 +101,10 @@ struct work {
   std::optional<model::op_kind> op_kind;
   /// The wgmma input type of tensor-core FLOP: places the FLOP rate against its tensor ceiling.
   std::optional<model::tensor_type> tensor_type;
-  /// The sector model of the global loads and stores: sectors per request (model/access.cuh),
-  /// checked against the counted ones when the `access` counters are collected.
-  ///@{
+  /// Sectors per global load and store request (model/access.cuh), checked against the counts.
   std::optional<double> load_sectors_per_request, store_sectors_per_request;
-  ///@}
+  /// DRAM bytes one iteration moves where they differ from the declared (model/access.cuh).
+  std::optional<double> dram_bytes_read, dram_bytes_written;
 
   double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
   /// Work that moves `read` + `written` bytes, counted as `accounting` says; with_source and
@@ -159,6 +158,12 @@ struct work {
     store_sectors_per_request = store;
     return *this;
   }
+  /// Declares the DRAM bytes one iteration is modelled to read and write.
+  work& with_dram_model(double read, double written) {
+    dram_bytes_read = read;
+    dram_bytes_written = written;
+    return *this;
+  }
 };
 
 /// How the protocol runs. validate_options() (measure/runner.cuh) checks every field against
@@ -179,10 +184,8 @@ struct run_options {
   bool sample_clocks = true;      ///< read NVML's SM clock after every sample
   double noise_threshold = 0.05;  ///< "noisy" above this relative standard deviation; 0 .. 10
   std::optional<double> clock_mhz;  ///< clock for cycles <-> seconds; unset: NVML median
-  /// Idle time before each timed sample (not the warm-up), after the runner's stream has
-  /// drained: every sample then starts on a rested card. The H200 keeps its tensor-load clock
-  /// for ~40 ms of back-to-back launches, then lowers it (docs/measurement.md, "Rested
-  /// samples"); 0 .. 60000 ms. The stopping rule's wall time includes the rests.
+  /// Idle time before each timed sample (not the warm-up), once the stream has drained, so each
+  /// starts on a rested card (docs/measurement.md, "Rested samples"); 0 .. 60000 ms.
   double rest_ms = 0;
   cudaStream_t stream = nullptr;  ///< nullptr: the runner uses a stream of its own
   /// Hardware counters to collect in a pass of their own after the timed samples: set names

@@ -10,14 +10,12 @@
 //       cuprobe::work::op_count(1, "one hop"), opts);
 //   std::printf("%.0f GB/s; %.1f cycles/hop\n", m.gb_per_s(), c.cycles_per_op());
 //
-// One protocol (nvbench's manual timer, in spirit; docs/measurement.md): measure() times
-// launches with CUDA events; measure_samples() takes any callable that returns one sample in a
-// declared unit (cycles, nanoseconds, or a value the kernel computes). Both: options validated;
-// NVML before; warm-up; samples until the stopping rule says enough (optional L2 flush before
-// each, outside the timed region; NVML SM clock and throttle reasons after each); NVML after;
-// statistics in the samples' unit; rates; flags; the ceiling (measure/ceilings.cuh). Every CUDA
-// error names the measurement and the phase, and after a device fault says what to do next;
-// every wait is bounded by run_options::watchdog_s (core/watchdog.cuh), at no cost in a kernel.
+// One protocol (docs/measurement.md): measure() times launches with CUDA events;
+// measure_samples() takes any callable that returns one sample in a declared unit. Both validate
+// the options, read NVML, warm up, take samples until the stopping rule says enough (L2 flush,
+// clocks and throttle reasons outside the timed region), then derive statistics, rates, flags and
+// the ceiling. Errors name the measurement and the phase; every wait is bounded
+// (run_options::watchdog_s, core/watchdog.cuh).
 //
 // Samples are per iteration: divided by `iterations` (in_kernel: the passes one sample covers)
 // and, for event-timed samples, by `batch` (launches per sample). The event callable takes a
@@ -60,9 +58,8 @@
 
 namespace cuprobe {
 
-/// True when CUPROBE_PROFILE is set to something other than 0: documented input that turns on
-/// run_options::profile for every measurement of the process (for ncu). Plan mode
-/// (CUPROBE_PLAN, measure/plan.cuh) turns it on too.
+/// True when CUPROBE_PROFILE (for ncu) or plan mode (CUPROBE_PLAN, measure/plan.cuh) turns on
+/// run_options::profile for every measurement of the process.
 inline bool profile_mode_from_env() {
   const char* e = std::getenv("CUPROBE_PROFILE");
   return (e && *e && std::string(e) != "0") || plan_mode_from_env();
@@ -153,9 +150,7 @@ struct runner_device {
 };
 
 /// run_options::rest_ms: waits for `s` to drain, sleeps `ms`, then enqueues one empty launch on
-/// `s` (nothing when 0). The timed region starts behind that launch, on a GPU already awake: on
-/// the H200 the first launch after 100 ms of idle started ~25 us later than one right after
-/// another launch (docs/measurement.md, "Rested samples").
+/// `s` (nothing when 0), so that the timed region starts on a GPU already awake.
 inline void rest_before_sample(cudaStream_t s, double ms, double limit_s) {
   if (ms <= 0) return;
   wait_for(s, "", limit_s);

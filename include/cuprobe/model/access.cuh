@@ -18,10 +18,12 @@
 // A sector or line counts once however many lanes touch it (the coalescer merges them); a lane
 // touches [a, a + width); offsets are from a 128-byte aligned base. One request per warp
 // instruction, as ncu's l1tex__t_sectors_pipe_lsu_mem_global_op_ld counts them. Host and device
-// (lane_offset is what a generator's kernel computes).
+// (lane_offset is what a generator's kernel computes). The DRAM bytes of a request that shares
+// no line and hits no cache: docs/access-patterns.md ("What the counters say ...").
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -32,7 +34,8 @@ namespace cuprobe::model {
 inline constexpr unsigned warp_lanes = 32;  ///< Lanes of a warp.
 /// Bytes of a sector (the unit of L1 and L2 transfers).
 inline constexpr unsigned sector_bytes = 32;
-inline constexpr unsigned line_bytes = 128;  ///< Bytes of a cache line.
+inline constexpr unsigned line_bytes = 128;      ///< Bytes of a cache line.
+inline constexpr unsigned dram_pair_bytes = 64;  ///< Bytes DRAM reads for a sector: its pair.
 /// Distance between the lines of a gather (one small page: no two share a line or a sector).
 inline constexpr std::uint64_t gather_line_distance = 4096;
 
@@ -96,32 +99,45 @@ inline std::string label(const access_pattern& p) {
 
 /// What one warp request of a pattern touches.
 struct sector_count {
-  unsigned sectors = 0;       ///< distinct 32-byte sectors
-  unsigned lines = 0;         ///< distinct 128-byte lines
-  unsigned useful_bytes = 0;  ///< 32 x width: what the lanes asked for
+  unsigned sectors = 0;          ///< distinct 32-byte sectors
+  unsigned lines = 0;            ///< distinct 128-byte lines
+  unsigned useful_bytes = 0;     ///< 32 x width: what the lanes asked for
+  unsigned pairs = 0;            ///< distinct 64-byte sector pairs
+  unsigned partial_sectors = 0;  ///< sectors the lanes touch only in part
   /// useful_bytes / the bytes of the sectors fetched.
   double useful_fraction() const { return double(useful_bytes) / (double(sectors) * sector_bytes); }
   double sectors_per_request() const { return sectors; }  ///< Sectors one warp request fetches.
   /// The model's bandwidth prediction where fetched sectors are the limit: the useful rate as a
   /// fraction of the aligned unit-stride rate of the same width (whose useful fraction is 1).
   double predicted_fraction() const { return useful_fraction(); }
+  /// DRAM bytes of one request: a load reads every pair; a store fills its partial sectors
+  /// and writes every sector.
+  ///@{
+  double dram_load_bytes() const { return double(pairs) * dram_pair_bytes; }
+  double dram_store_read_bytes() const { return double(partial_sectors) * sector_bytes; }
+  double dram_store_write_bytes() const { return double(sectors) * sector_bytes; }
+  ///@}
 };
 
 /// The sectors and lines of one warp request of `p` (validated first).
 inline sector_count warp_sectors(const access_pattern& p) {
   p.validate();
-  std::set<std::uint64_t> sectors, lines;
+  std::map<std::uint64_t, unsigned> sectors;  // sector -> bytes touched (lanes never overlap)
+  std::set<std::uint64_t> lines, pairs;
   for (unsigned l = 0; l < warp_lanes; ++l) {
     const std::uint64_t a = p.lane_offset(l);
     for (std::uint64_t b = a; b < a + p.width; ++b) {
-      sectors.insert(b / sector_bytes);
+      ++sectors[b / sector_bytes];
       lines.insert(b / line_bytes);
+      pairs.insert(b / dram_pair_bytes);
     }
   }
   sector_count c;
   c.sectors = static_cast<unsigned>(sectors.size());
   c.lines = static_cast<unsigned>(lines.size());
   c.useful_bytes = warp_lanes * p.width;
+  c.pairs = static_cast<unsigned>(pairs.size());
+  for (const auto& [sector, touched] : sectors) c.partial_sectors += touched < sector_bytes;
   return c;
 }
 

@@ -259,9 +259,7 @@ struct tensor_peak_entry {
     return s == sparsity::two_four ? 2 * dense_flop_per_clock : dense_flop_per_clock;
   }
   /// FLOP per second of `sm_count` SMs at `clock_hz`. For a tensor-bound kernel pass the SM
-  /// clock measured in the kernel during the run (a region_timer span per CTA, clock_mhz_of in
-  /// measure/region_timer.cuh), never the NVML application clock: under sustained wgmma load
-  /// the H200 runs at 1700-1815 MHz while NVML reports 1980.
+  /// clock measured in the kernel (region_timer's clock_mhz_of), not NVML's: it runs lower.
   double flop_per_s(int sm_count, double clock_hz, sparsity s = sparsity::dense) const {
     require(sm_count > 0 && clock_hz > 0,
             "tensor_peak_entry::flop_per_s: sm_count and clock_hz must be positive");

@@ -9,9 +9,7 @@
 //   --json PATH   write the results (schema cuprobe.results/3)
 //   --csv PATH    write one CSV row per measurement
 //   --quick       the short setting (fewer points and samples), for CI-like checks
-//   --full        the long sweeps too (the reference set's setting); each example's --help says
-//                 what they add. Without it an example finishes within a minute on an H100
-//                 (bounded by tests/gpu/plan_runtime.sh from the example's own plan)
+//   --full        the long sweeps too (the reference set's setting; --help says which)
 //   --small       arrays small enough for compute-sanitizer (every example under a minute)
 //   --profile     run each benchmark exactly once (for ncu); CUPROBE_PROFILE=1 does the same
 //   --counters C  hardware counters for every measurement, in a pass after its timed samples
