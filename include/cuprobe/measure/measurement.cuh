@@ -101,10 +101,10 @@ struct work {
   std::optional<model::op_kind> op_kind;
   /// The wgmma input type of tensor-core FLOP: places the FLOP rate against its tensor ceiling.
   std::optional<model::tensor_type> tensor_type;
-  /// Sectors per global load and store request (model/access.cuh), checked against the counts.
-  std::optional<double> load_sectors_per_request, store_sectors_per_request;
-  /// DRAM bytes one iteration moves where they differ from the declared (model/access.cuh).
-  std::optional<double> dram_bytes_read, dram_bytes_written;
+  std::optional<double> load_sectors_per_request;   ///< sectors per load request (model/access.cuh)
+  std::optional<double> store_sectors_per_request;  ///< sectors per store request
+  std::optional<double> dram_bytes_read;     ///< DRAM bytes read per iteration, if not the declared
+  std::optional<double> dram_bytes_written;  ///< DRAM bytes written per iteration, likewise
 
   double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
   /// Work that moves `read` + `written` bytes, counted as `accounting` says; with_source and
