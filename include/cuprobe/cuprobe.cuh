@@ -104,7 +104,6 @@
 
 #include "cuprobe/multi/peer.cuh"
 #include "cuprobe/multi/peer_transfer.cuh"
-#include "cuprobe/multi/rank_threads.cuh"
 
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/csv.cuh"

@@ -44,7 +44,7 @@
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/event_timer.cuh"
 #include "cuprobe/measure/runner.cuh"
-#include "cuprobe/multi/rank_threads.cuh"
+#include "cuprobe_suite/rank_threads.cuh"
 
 namespace cuprobe::suite {
 
@@ -70,7 +70,7 @@ inline std::string nccl_version() {
 }
 
 /// One communicator per device (ncclCommInitAll), with a stream and buffers on each; NVLS off.
-/// With thread_per_rank, one host thread per rank (multi/rank_threads.cuh). What the threads
+/// With thread_per_rank, one host thread per rank (rank_threads.cuh). What the threads
 /// touch lives in `state`, on the heap: should a rank's thread stay blocked inside NCCL, the
 /// GPU context is marked lost (the process then ends within a second of exit even if the
 /// driver's teardown would wait) and the state is left allocated, communicators and buffers as

@@ -6,9 +6,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <cuprobe/multi/rank_threads.cuh>
 #include <cuprobe_suite/collectives.cuh>
 #include <cuprobe_suite/peer.cuh>
+#include <cuprobe_suite/rank_threads.cuh>
 
 #include <atomic>
 #include <chrono>
@@ -274,7 +274,7 @@ TEST_CASE("peer_method names") {
 TEST_CASE("rank_threads: every rank runs every step once, the steps in order") {
   for (int n : {1, 2, 8}) {
     CAPTURE(n);
-    cuprobe::rank_threads threads(n);
+    cuprobe::suite::rank_threads threads(n);
     CHECK(threads.size() == n);
     std::vector<int> last(std::size_t(n), 0);  // each rank writes its own slot
     std::atomic<int> calls{0};
@@ -290,12 +290,12 @@ TEST_CASE("rank_threads: every rank runs every step once, the steps in order") {
     CHECK(calls.load() == 300 * n);
     CHECK_FALSE(threads.stuck());
   }
-  CHECK_THROWS_WITH_AS(cuprobe::rank_threads(0), Contains("ranks must be 1 .. 1024, got 0"),
+  CHECK_THROWS_WITH_AS(cuprobe::suite::rank_threads(0), Contains("ranks must be 1 .. 1024, got 0"),
                        cuprobe::error);
 }
 
 TEST_CASE("rank_threads: a rank's exception is rethrown once every rank has finished the step") {
-  cuprobe::rank_threads threads(4);
+  cuprobe::suite::rank_threads threads(4);
   std::vector<int> done(4, 0);
   CHECK_THROWS_WITH_AS(threads.run(
                            [&](int r) {
@@ -315,7 +315,7 @@ TEST_CASE("rank_threads: a rank that does not return ends the step with a senten
   auto release = std::make_shared<std::atomic<bool>>(false);
   const double t0 = cuprobe::monotonic_s();
   {
-    cuprobe::rank_threads threads(4);
+    cuprobe::suite::rank_threads threads(4);
     threads.run([](int) {}, 10);
     CHECK_THROWS_WITH_AS(threads.run(
                              [release](int r) {

@@ -1,7 +1,7 @@
-// cuprobe/multi/rank_threads.cuh: one host thread per rank (per GPU), started once and woken for
+// cuprobe_suite/rank_threads.cuh: one host thread per rank (per GPU), started once and woken for
 // each step, as nccl-tests' -t N drives its ranks.
 //
-//   cuprobe::rank_threads threads(n);                    // n threads, idle
+//   cuprobe::suite::rank_threads threads(n);             // n threads, idle
 //   threads.run([&](int r) {                             // every rank once, all at once
 //     CUPROBE_CHECK(cudaSetDevice(devices[r]));          // the current device is per thread
 //     start[r].record(streams[r]);  issue_rank(r);  stop[r].record(streams[r]);
@@ -32,7 +32,7 @@
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/core/host_time.cuh"
 
-namespace cuprobe {
+namespace cuprobe::suite {
 
 /// One host thread per rank; see the file comment.
 class rank_threads {
@@ -162,4 +162,4 @@ class rank_threads {
   bool stuck_ = false;
 };
 
-}  // namespace cuprobe
+}  // namespace cuprobe::suite
