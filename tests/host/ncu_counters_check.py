@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """host tier: tools/ncu_counters.py (the library's counters against ncu's on the same launches)
 on synthetic files, no GPU: a pair that agrees, one 2 % apart, DRAM writes apart by less than
-the L2 (dirty lines written back after the kernel), tiny counts, a benchmark on one side only,
+the L2 (dirty lines written back after the kernel), DRAM noise (below 0.1 % of the launch's
+DRAM bytes), the L2's state of a measurement that flushes it, tiny counts, a benchmark on one side only,
 a results file whose counters are missing, ncu's units row and thousands separators, and bad
 input (not a results/3 file, no ncu header, no pair at all). Each run is checked for its exit
 status, its verdicts and no traceback.
@@ -17,8 +18,8 @@ TOOL = [sys.executable, os.path.join(root, "tools", "ncu_counters.py")]
 failures = []
 
 
-def bench(name, values, per_range=4, missing=""):
-    return {"name": name, "counters": {
+def bench(name, values, per_range=4, missing="", flush_l2=False):
+    return {"name": name, "options": {"flush_l2": flush_l2}, "counters": {
         "spec": "dram", "chip": "GH100", "passes": 1, "range": "kernel", "ranges": 1,
         "per_range": per_range, "missing": missing,
         "values": [] if missing else [{"metric": m, "label": m, "value": v, "unit": "byte"}
@@ -87,6 +88,23 @@ with tempfile.TemporaryDirectory() as d:
     expect("writes beyond the L2", run(d, good, ncu_csv([[0, "copy", "400000000", "300000000"]]),
                                        "--l2-bytes", str(50 << 20)),
            1, ["DIFFERS"])
+    # a read beside a write of 4e8 bytes: 0.05 % of the launch's DRAM bytes is noise, 1 % is not
+    wr = results([bench("write", {r: 5e3, w: 1e8})])
+    expect("DRAM noise", run(d, wr, ncu_csv([[0, "write", "220000", "4e8"]])),
+           0, ["below 0.1 % of the launch's DRAM bytes"], ["DIFFERS"])
+    expect("DRAM beyond noise", run(d, wr, ncu_csv([[0, "write", "4400000", "4e8"]])), 1, ["DIFFERS"])
+    # a measurement that flushes the L2: reads apart by less than the L2 are its state; without
+    # the flush, or beyond the L2, they differ
+    cold = results([bench("chase", {r: 4.5e6}, per_range=1, flush_l2=True)])
+    warm = results([bench("chase", {r: 4.5e6}, per_range=1)])
+    expect("the L2's state", run(d, cold, ncu_csv([[0, "chase", "100000", "0"]]),
+                                 "--l2-bytes", str(50 << 20)), 0, ["within the L2's state"])
+    expect("no flush, no L2 state", run(d, warm, ncu_csv([[0, "chase", "100000", "0"]]),
+                                        "--l2-bytes", str(50 << 20)), 1, ["DIFFERS"])
+    expect("beyond the L2's state", run(d, results([bench("chase", {r: 4.5e8}, per_range=1,
+                                                          flush_l2=True)]),
+                                        ncu_csv([[0, "chase", "100000", "0"]]),
+                                        "--l2-bytes", str(50 << 20)), 1, ["DIFFERS"])
     tiny = results([bench("chase", {r: 1000.0}, per_range=1)])
     expect("tiny counts", run(d, tiny, ncu_csv([[0, "chase", "30000", "0"]])),
            0, ["the launch's own traffic"])
