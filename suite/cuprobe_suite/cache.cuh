@@ -14,17 +14,20 @@
 // per SM, U = 16 for the L1 with two blocks of 512 per SM: see cache_bw_unroll), many rounds per
 // launch (a launch moves at least bytes_per_launch, so launch overhead stays below 1 % of a
 // sample), event-timed, validated exactly. Layouts: "partitioned" with ld.global.cg / st.global.cg
-// (the L2, and DRAM past it; the array is the GPU's footprint) and "replicated" with default loads
-// (ld.global, cached in L1: every SM walks the whole array, so the array is each SM's footprint);
-// the shared L2 curve is the replicated layout with ld.global.cg (every line read by every SM).
+// (the L2, and DRAM past it; the array is the GPU's footprint; block-private chunks:
+// cache_bw_options::private_chunks) and "replicated" with default loads (ld.global, cached in L1:
+// every SM walks the whole array, so the array is each SM's footprint); the shared L2 curve is the
+// replicated layout with ld.global.cg: every line read by every SM, whose requests the L2
+// coalesces, so the SMs receive more than its slices look up (what gpu-l2-cache measures).
 // Levels (from the device's own sizes): L1 = the replicated curve's peak up to smem_per_sm
 // bytes; L2 = median over l2_bytes / 32 .. l2_bytes / 4; DRAM = median over 16 x .. 64 x the
 // L2; each capacity = the largest size past the peak whose bandwidth is still above the
 // geometric mean of that level and the next one (model::capacity). The L2 headline figures
-// (l2_bandwidth) are medians over working sets of l2_bytes / 16, / 12 and / 8 (3.75 to 7.5 MiB
-// on the H200). The L2 write runs on cache_bw_options::write_path: st.global.cg from the same
-// kernel, or bulk stores from shared memory (cuprobe_suite/kernels/cache_bw_tma.cuh,
-// l2_write_tma_measure), chosen by examples/cache_bandwidth --l2-write-path.
+// (l2_bandwidth) are medians over working sets of about l2_bytes / 16, / 12 and / 8 (3.75 to
+// 7.5 MiB on the H200), in block-private chunks. The L2 write runs on cache_bw_options::write_path:
+// st.global.cg from the same kernel, or bulk stores from shared memory
+// (cuprobe_suite/kernels/cache_bw_tma.cuh, l2_write_tma_measure), chosen by
+// examples/cache_bandwidth --l2-write-path.
 #pragma once
 
 #include <algorithm>
@@ -103,8 +106,20 @@ struct l2_tma_write_options {
 
 /// How a cache-bandwidth point runs.
 struct cache_bw_options {
-  int blocks_per_sm = 1;                       ///< the grid: blocks_per_sm x SMs blocks ...
-  int threads = 1024;                          ///< ... of this many threads
+  int blocks_per_sm = 1;  ///< the grid: blocks_per_sm x SMs blocks ...
+  int threads = 1024;     ///< ... of at most this many threads
+  /// Partitioned layout: block-private chunks (fewer threads where a row of one chunk per block
+  /// does not fit: gen::cache_bw_private_threads), so the L2 looks up every byte the SMs
+  /// receive. false: `threads` always, and blocks share chunks below one row (the L2 then
+  /// coalesces their requests).
+  bool private_chunks = true;
+
+  /// The threads per block of a point of about `bytes` per array with U accesses per thread.
+  int threads_for(const device_info& dev, std::size_t bytes, bool replicated, int u) const {
+    if (replicated || !private_chunks) return threads;
+    return int(gen::cache_bw_private_threads(bytes, unsigned(blocks_per_sm * dev.sm_count), u,
+                                             unsigned(threads)));
+  }
   double bytes_per_launch = 8.0 * (1u << 30);  ///< rounds per launch: at least this many bytes
   run_options run = run_options::fixed(2, 10);
   /// l2_bandwidth's write figure: st.global.cg, the fastest path of
@@ -137,8 +152,9 @@ template <gen::stream_pattern P, class LdOp, int U = cache_bw_unroll>
 stream_result cache_bw_measure(const device_info& dev, std::size_t bytes, bool replicated,
                                const cache_bw_options& o) {
   o.validate();
+  const int threads = o.threads_for(dev, bytes, replicated, U);
   stream_result r;
-  r.m = measure_cache_bw<P, LdOp, U>(dev, bytes, replicated, o.blocks_per_sm, o.threads,
+  r.m = measure_cache_bw<P, LdOp, U>(dev, bytes, replicated, o.blocks_per_sm, threads,
                                      o.bytes_per_launch, o.run, data_source::any, r.check);
   r.m.with_param("pattern", gen::to_string(P))
       .with_param("load", ptx::load_instruction<LdOp>)
@@ -146,7 +162,8 @@ stream_result cache_bw_measure(const device_info& dev, std::size_t bytes, bool r
       .with_param("layout", replicated ? "replicated" : "partitioned")
       .with_param("unroll", U)
       .with_param("blocks_per_sm", o.blocks_per_sm)
-      .with_param("threads", o.threads);
+      .with_param("threads", threads)
+      .with_param("private_chunks", !replicated && o.private_chunks);
   return r;
 }
 
@@ -334,9 +351,11 @@ cache_curves_result cache_curves(const device_info& dev, const cache_curve_optio
     for (int i = 0;; ++i) {
       const double want = lo * std::exp2(double(i) / o.points_per_octave);
       if (want > hi) break;
-      const double chunk = 16.0 * co.threads * U;
+      const double chunk = 16.0 * co.threads_for(dev, std::size_t(want), replicated, U) * U,
+                   row = replicated ? chunk : chunk * co.blocks_per_sm * dev.sm_count,
+                   unit = want >= row ? row : chunk;
       const double bytes =
-          want < chunk ? std::floor(want / 512) * 512 : std::floor(want / chunk) * chunk;
+          want < chunk ? std::floor(want / 512) * 512 : std::floor(want / unit) * unit;
       if (bytes <= last) continue;
       last = bytes;
       progress(std::string(label) + " " + fmt_bytes(bytes));

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -53,10 +54,14 @@ TEST_CASE("plan_ceilings: DRAM arrays far above the L2, L2 arrays within it, bou
     } else {
       CHECK(pt.key.compare(0, 3, "l2.") == 0);
       const double arrays = pt.pattern == S::copy ? 2 : 1;
-      CHECK(arrays * pt.array_bytes <= d.l2_bytes / 4.0);                   // resident in the L2
-      CHECK(pt.array_bytes % (16 * 1024 * cp::gen::cache_bw_unroll) == 0);  // whole chunks
+      CHECK(arrays * pt.array_bytes <= d.l2_bytes / 4.0);  // resident in the L2
+      // block-private: whole rows of one chunk (threads x U float4) per SM
+      CHECK(pt.threads % 32 == 0);
+      CHECK(pt.threads <= 1024);
+      const double row = 132.0 * pt.threads * cp::gen::cache_bw_unroll * 16;
+      CHECK(std::fmod(double(pt.array_bytes), row) == 0);
       CHECK(pt.bytes_per_launch >= arrays * o.l2_bytes_per_launch);
-      CHECK(pt.bytes_per_launch < arrays * (o.l2_bytes_per_launch + 132.0 * 1024 * 4 * 16));
+      CHECK(pt.bytes_per_launch < arrays * (o.l2_bytes_per_launch + row));
     }
   }
   CHECK(keys == std::set<std::string>{"dram.read.tbps", "dram.write.tbps", "dram.copy.tbps",
@@ -104,6 +109,23 @@ TEST_CASE("plan_ceilings: the options scale the work; too little memory or bad o
   auto no_l2 = d;
   no_l2.l2_bytes = 0;
   CHECK_THROWS_WITH_AS(cp::plan_ceilings(no_l2, {}, 140 * gib), Contains("no L2"), cp::error);
+}
+
+TEST_CASE("gen::cache_bw_private_threads: one chunk per block per row, no chunk shared") {
+  // 3.75 MiB on 132 SMs, U = 4: a row of 1024-thread chunks (8.25 MiB) does not fit; one of
+  // 448-thread chunks (28 KiB each, 3.61 MiB) does, and the array is cut to it
+  CHECK(cp::gen::cache_bw_private_threads(3840u << 10, 132, 4) == 448);
+  auto s = cp::gen::cache_bw_size_of(S::read, 3840u << 10, 132, 448, 4, false, 1e9);
+  CHECK(s.elements == 132u * 448 * 4);
+  // 20 MiB: 1024 threads, two whole rows; block b reads chunks b and b + 132 only
+  CHECK(cp::gen::cache_bw_private_threads(20u << 20, 132, 4) == 1024);
+  s = cp::gen::cache_bw_size_of(S::copy, 20u << 20, 132, 1024, 4, false, 1e9);
+  CHECK(s.elements == 2u * 132 * 1024 * 4);
+  // at most the threads asked for; at least one warp
+  CHECK(cp::gen::cache_bw_private_threads(20u << 20, 132, 4, 256) == 256);
+  CHECK(cp::gen::cache_bw_private_threads(4096, 132, 4) == 32);
+  CHECK_THROWS_WITH_AS(cp::gen::cache_bw_private_threads(1 << 20, 132, 4, 100),
+                       Contains("whole warps"), cp::error);
 }
 
 TEST_CASE("gen::cache_bw_size_of: whole chunks, rounds for the bytes, every chunk visited") {

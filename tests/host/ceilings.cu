@@ -135,9 +135,14 @@ TEST_CASE("ceiling_key_of: which ceiling a declared work is placed against") {
         "smem.write.bytes_per_clk_sm");
   CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_source(data_source::l1), l2)
             .empty());
-  // No level declared: a working set above the L2 is DRAM work; one within it has no ceiling.
+  // No level declared: a working set of 4 x the L2 or more is DRAM work; one within it, or
+  // between the L2 and 4 x (partly served by the L2), has no ceiling.
   CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_working_set(1e9), l2) ==
         "dram.copy.tbps");
+  CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_working_set(4 * l2), l2) ==
+        "dram.copy.tbps");
+  CHECK(
+      cp::ceiling_key_of(cp::work::bytes_moved(1, 0, "r").with_working_set(1.5 * l2), l2).empty());
   CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c").with_working_set(1e6), l2).empty());
   CHECK(cp::ceiling_key_of(cp::work::bytes_moved(1, 1, "c"), l2).empty());
   CHECK(cp::ceiling_key_of(
@@ -238,6 +243,14 @@ TEST_CASE("place_measurement: the fraction, and the flags above 1.02 x the card'
   REQUIRE(over.flags.size() == 1);
   CHECK(over.flags[0].code == cuprobe::flag_code::above_measured_ceiling);
   CHECK(over.flags[0].message.find("1.050 x this card's own measured DRAM copy ceiling") !=
+        std::string::npos);
+  CHECK(over.flags[0].message.find("the L2 served part") == std::string::npos);
+  // No level declared, a working set of 8 x the L2: DRAM work, and the sentence names the L2.
+  auto any = dram_copy(4200);
+  any.declared = cp::work::bytes_moved(1e9, 1e9, "copy").with_working_set(8.0 * d.l2_bytes);
+  cp::place_measurement(any, d, c);
+  REQUIRE(any.flags.size() == 1);
+  CHECK(any.flags[0].message.find("or the L2 served part of a working set given no level") !=
         std::string::npos);
   // Against nominal, the same rate is no flag: nominal is no measured ceiling.
   unsetenv("CUPROBE_CEILINGS_DIR");

@@ -163,9 +163,12 @@ TEST_CASE("DRAM bytes against the declared work: match, mismatch, the L2's slack
                           counted({{"dram__bytes_read.sum", 0}, {"dram__bytes_write.sum", 0}}), l2)
             .empty());
   CHECK(cp::counter_flags(half, counted({{"gpu__time_duration.sum", 1}}), l2).empty());
-  // a working set above the L2 with no declared source counts as DRAM work
+  // a working set of 4 x the L2 or more with no declared source counts as DRAM work
   auto any = cp::work::bytes_moved(b, 0, "read").with_working_set(b);
   CHECK(cp::declared_dram(any, l2));
+  CHECK(cp::declared_dram(cp::work::bytes_moved(b, 0, "r").with_working_set(4 * l2), l2));
+  // ... but one below 4 x the L2 is not: the L2 may serve part of it
+  CHECK_FALSE(cp::declared_dram(cp::work::bytes_moved(b, 0, "r").with_working_set(2 * l2), l2));
   CHECK(cp::counter_flags(
             any, counted({{"dram__bytes_read.sum", 2 * b}, {"dram__bytes_write.sum", 0}}), l2)
             .size() == 1);
@@ -224,6 +227,37 @@ TEST_CASE("the sector model against counted sectors per request") {
                                    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 80}}),
                           l2)
             .size() == 1);
+}
+
+// Recorded on an H100 (cache_bandwidth --counters l2,...): a partitioned .cg read of 3.125 MiB
+// whose 1024-thread chunks two or three SMs shared received 1 / 0.792 of what the L2 looked up;
+// block-private chunks, 1.000.
+TEST_CASE("l2_coalesced: the SMs received more than the L2 looked up for their reads") {
+  const auto w = cp::work::bytes_moved(8e9, 0, "read").with_working_set(3.125 * (1 << 20));
+  const auto shared =
+      cp::counter_flags(w,
+                        counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 2.5e8},
+                                 {"lts__t_sectors_srcunit_tex_op_read.sum", 0.792 * 2.5e8}}),
+                        l2);
+  REQUIRE(shared.size() == 1);
+  CHECK(shared[0].code == cp::flag_code::l2_coalesced);
+  CHECK(contains(shared[0].message,
+                 "the SMs received 2.5e+08 sectors from the L2 for their "
+                 "reads, 1.263 x the 1.98e+08 sectors its slices looked up"));
+  // within 5 %: no flag (a far-partition line is looked up at both partitions' counters)
+  CHECK(cp::counter_flags(w,
+                          counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 2.5e8},
+                                   {"lts__t_sectors_srcunit_tex_op_read.sum", 0.996 * 2.5e8}}),
+                          l2)
+            .empty());
+  // a launch's own few sectors, or one of the two counts missing: no check
+  CHECK(cp::counter_flags(w,
+                          counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 1000},
+                                   {"lts__t_sectors_srcunit_tex_op_read.sum", 10}}),
+                          l2)
+            .empty());
+  CHECK(
+      cp::counter_flags(w, counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 2.5e8}}), l2).empty());
 }
 
 TEST_CASE("apply_counter_flags joins a counted cache_resident to the working-set rule's flag") {

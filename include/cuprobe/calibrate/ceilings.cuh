@@ -126,11 +126,13 @@ inline ceilings_plan plan_ceilings(const device_info& d, const ceilings_options&
       if (pt != S::read) p.points.push_back({key, pt, false, true, 0, t, dram, 1, pass});
   }
   for (auto pt : {S::read, S::write, S::copy})
-    for (std::uint64_t div : {16, 12, 8}) {
-      const auto s = gen::cache_bw_size_of(pt, l2 / div, unsigned(d.sm_count), 1024,
+    for (std::uint64_t div : {16, 12, 8}) {  // block-private chunks: no line read by two SMs
+      const unsigned t =
+          gen::cache_bw_private_threads(l2 / div, unsigned(d.sm_count), gen::cache_bw_unroll);
+      const auto s = gen::cache_bw_size_of(pt, l2 / div, unsigned(d.sm_count), t,
                                            gen::cache_bw_unroll, false, o.l2_bytes_per_launch);
       p.points.push_back({std::string("l2.") + gen::to_string(pt) + ".tbps", pt, true, false, 1,
-                          1024, s.elements * 16, s.rounds, s.bytes * (pt == S::copy ? 2 : 1)});
+                          int(t), s.elements * 16, s.rounds, s.bytes * (pt == S::copy ? 2 : 1)});
     }
   p.fma_grid = unsigned(d.sm_count * (d.max_threads_per_sm / 1024));
   const auto peak = model::find_peak(d.sm(), model::op_kind::fp32_fma);
@@ -258,7 +260,7 @@ measured_ceilings measure_ceilings(const device_info& d, const ceilings_options&
       w->fill_inputs(1);
     }
     const auto l2_point = [&](auto p) {
-      return measure_cache_bw<decltype(p)::value>(d, pt.array_bytes, false, 1, 1024,
+      return measure_cache_bw<decltype(p)::value>(d, pt.array_bytes, false, 1, pt.threads,
                                                   o.l2_bytes_per_launch, o.run, data_source::l2, c);
     };
     measurement m = !pt.l2                  ? detail::ceilings_dram_point(pt, *w, d.sm_count, o.run)

@@ -13,8 +13,9 @@
 // elements, so a thread has about one load in flight (docs/memory-ptx.md, "L2 bandwidth"). Here
 // the array is cut into chunks of blockDim.x x U elements; in each round a block takes one chunk
 // (partitioned: block b chunk (b + r x gridDim) mod chunks, the grid walking the array, for the L2
-// and DRAM; replicated: every block chunk r mod chunks, for the L1) and each thread issues its U
-// coalesced loads before it uses any. Patterns: read (per-thread sums in the sinks), write (word w
+// and DRAM, block-private when the chunks are whole rows of the grid: cache_bw_private_shape;
+// replicated: every block chunk r mod chunks, for the L1) and each thread issues its U coalesced
+// loads before it uses any. Patterns: read (per-thread sums in the sinks), write (word w
 // becomes stream_written_word(w, 0)), copy. Each round offsets every address by r x args.zero (0,
 // unknown to the compiler), so ptxas cannot hoist or merge across rounds (tests/sass/cache_bw.cu).
 #pragma once
@@ -124,15 +125,17 @@ struct cache_bw_size {
 };
 
 /// float4 elements and rounds for pattern `p` over about `bytes` per array on `grid` blocks of
-/// `threads` with U = `u`: whole chunks of threads x U (a read smaller than one chunk: one chunk,
+/// `threads` with U = `u`: whole chunks of threads x U (partitioned, once a row of one chunk per
+/// block fits: whole rows, each block's chunks its own; a read smaller than one chunk: one chunk,
 /// read with wrap-around), enough rounds for bytes_per_launch and for every chunk to be visited.
 inline cache_bw_size cache_bw_size_of(stream_pattern p, std::size_t bytes, unsigned grid,
                                       unsigned threads, int u, bool replicated,
                                       double bytes_per_launch) {
   require(grid >= 1 && threads >= 1 && u >= 1, "cache_bw: grid, threads and U must be positive");
   const std::uint64_t chunk = std::uint64_t(threads) * std::uint64_t(u), n = bytes / 16;
+  const std::uint64_t unit = !replicated && n >= grid * chunk ? grid * chunk : chunk;
   cache_bw_size s;
-  s.elements = n >= chunk || p != stream_pattern::read ? n / chunk * chunk : n;
+  s.elements = n >= chunk || p != stream_pattern::read ? n / unit * unit : n;
   require(s.elements >= 32, "cache_bw: " + fmt_bytes(double(bytes)) +
                                 " holds fewer than 32 elements (one warp's load); write and copy " +
                                 "take whole chunks of " + fmt_bytes(16.0 * double(chunk)) +
@@ -144,6 +147,19 @@ inline cache_bw_size cache_bw_size_of(stream_pattern p, std::size_t bytes, unsig
   require(s.rounds <= 0xFFFFFFFFu, "cache_bw: more than 2^32 rounds per launch");
   s.bytes = per_round * double(s.rounds);
   return s;
+}
+
+/// The most threads per block (whole warps, at most `max_threads`, at least 32) whose chunks of
+/// threads x U float4, one per block of `grid`, fit in `bytes`. cache_bw_size_of then cuts the
+/// array to whole rows of the grid's chunks, and block b reads only chunks b, b + grid, ...: no
+/// line is read by two blocks, whose requests the L2 would coalesce (docs/memory-ptx.md, "L2
+/// bandwidth").
+inline unsigned cache_bw_private_threads(std::size_t bytes, unsigned grid, int u,
+                                         unsigned max_threads = 1024) {
+  require(grid >= 1 && u >= 1 && max_threads >= 32 && max_threads % 32 == 0,
+          "cache_bw_private_threads: grid and U must be positive, max_threads whole warps");
+  const double warps = std::floor(double(bytes) / (32.0 * grid * u * 16));
+  return 32 * unsigned(std::clamp(warps, 1.0, double(max_threads / 32)));
 }
 
 /// Arguments for a launch of `threads` per block over workload `w`, whose element count must be

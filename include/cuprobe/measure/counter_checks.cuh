@@ -4,17 +4,17 @@
 //   for (const auto& f : cuprobe::counter_flags(m.declared, m.counters, l2_bytes))
 //     std::printf("%s: %s\n", to_string(f.code), f.message.c_str());
 //
-// Three checks, each a flag with a sentence that names both numbers (docs/counters.md):
-// - cache_resident: work declared as DRAM (data_source::dram, or a working set above the L2)
-//   whose counted DRAM reads (dram__bytes_read, per iteration) are below half the declared reads
-//   (write-only work: the writes): the L2 served it, confirmed by counts. Reads decide, since the
-//   lines a kernel writes reach DRAM when the L2 writes them back, even when it held them.
+// Four checks, each a flag with a sentence that names both numbers (docs/counters.md):
+// - cache_resident: DRAM work (declared_dram) whose counted DRAM reads (per iteration) are below
+//   half the declared reads (write-only work: the writes): the L2 served it. Reads decide, since
+//   the lines a kernel writes reach DRAM when the L2 writes them back, even when it held them.
 // - declared_work_mismatch: otherwise, DRAM bytes read or written off the declared ones by more
 //   than 2 % plus the L2's size per profiled sample (what the L2 may serve from the sample before,
 //   or still hold when it ends).
 // Where the work declares a DRAM model (work::with_dram_model), both compare with its bytes.
 // - sector_model_mismatch: counted sectors per global load (store) request that differ from the
 //   declared sector model (work::with_sector_model) by more than 2 %.
+// - l2_coalesced: the SMs received more than 1.05 x the read sectors the L2 looked up for them.
 // The runner applies them to every measurement whose counters were collected.
 #pragma once
 
@@ -33,16 +33,18 @@ namespace cuprobe {
 
 /// The tolerances of counter_flags (see the file comment).
 struct counter_tolerance {
-  double dram_fraction = 0.02;     ///< of the declared bytes, per direction
-  double resident_fraction = 0.5;  ///< counted DRAM bytes below this x declared: cache_resident
-  double sector_fraction = 0.02;   ///< of the modelled sectors per request
+  double dram_fraction = 0.02;       ///< of the declared bytes, per direction
+  double resident_fraction = 0.5;    ///< counted DRAM bytes below this x declared: cache_resident
+  double sector_fraction = 0.02;     ///< of the modelled sectors per request
+  double coalesced_fraction = 0.05;  ///< l2_coalesced: received above (1 + this) x looked up
 };
 
-/// True when `w` is declared as DRAM work: data_source::dram, or no source and a working set
-/// above `l2_bytes`.
+/// True when `w` is declared as DRAM work: data_source::dram, or no source and a working set of
+/// dram_l2_factor x `l2_bytes` or more.
 inline bool declared_dram(const work& w, double l2_bytes) {
-  return w.source == data_source::dram || (w.source == data_source::any && w.working_set_bytes &&
-                                           l2_bytes > 0 && *w.working_set_bytes > l2_bytes);
+  return w.source == data_source::dram ||
+         (w.source == data_source::any && w.working_set_bytes && l2_bytes > 0 &&
+          *w.working_set_bytes >= dram_l2_factor * l2_bytes);
 }
 
 /// The flags `r` raises against `w` on a card with an L2 of `l2_bytes` (see the file comment).
@@ -82,6 +84,15 @@ inline std::vector<flag> counter_flags(const work& w, const counters::result& r,
                            (modelled ? " or its DRAM model" : "") + " is wrong"});
     }
   }
+  const auto got = r.get("l1tex__m_xbar2l1tex_read_sectors.sum"),
+             looked = r.get("lts__t_sectors_srcunit_tex_op_read.sum");
+  if (got && looked && *got > 1024 && *got > (1 + tol.coalesced_fraction) * *looked)
+    out.push_back({flag_code::l2_coalesced,
+                   "the SMs received " + detail::flag_number(*got, "sectors") +
+                       " from the L2 for their reads, " + fmt(*got / std::max(*looked, 1.0), 3) +
+                       " x the " + detail::flag_number(*looked, "sectors") +
+                       " its slices looked up: it coalesced requests of several SMs for the "
+                       "same lines, so the rate is more than it serves of distinct lines"});
   for (const bool loads : {true, false}) {
     const auto& model = loads ? w.load_sectors_per_request : w.store_sectors_per_request;
     const auto counted = counters::sectors_per_request(r, loads);

@@ -6,11 +6,10 @@
 //
 // Each flag is a code (flag_code) and a sentence that names the numbers; docs/measurement.md lists
 // every flag, when it fires and its sentence: throttling, clock_unknown, above_dram_peak,
-// above_memory_peak, above_compute_peak, above_bus_rate (bus_rate_flag;
-// cuprobe_suite/system_memory.cuh), cache_resident, working_set_unknown, launch_bound,
-// debug_build, noisy, few_samples (the runner adds above_measured_ceiling and ceiling_stale, and
-// from the hardware counters declared_work_mismatch, sector_model_mismatch and a counted
-// cache_resident: measure/counter_checks.cuh).
+// above_memory_peak, above_compute_peak, above_bus_rate (bus_rate_flag), cache_resident,
+// working_set_unknown, launch_bound, debug_build, noisy, few_samples (the runner adds
+// above_measured_ceiling and ceiling_stale, and from the hardware counters
+// declared_work_mismatch, sector_model_mismatch, l2_coalesced and a counted cache_resident).
 // Unknown inputs are std::optional: a flag whose inputs are unknown does not fire (and
 // clock_unknown / working_set_unknown say what could not be checked).
 #pragma once
@@ -37,7 +36,7 @@ struct flag_code {
   static const flag_code throttling, clock_unknown, above_dram_peak, above_memory_peak,
       above_compute_peak, above_bus_rate, cache_resident, working_set_unknown, launch_bound,
       debug_build, noisy, few_samples, above_measured_ceiling, ceiling_stale,
-      declared_work_mismatch, sector_model_mismatch;
+      declared_work_mismatch, sector_model_mismatch, l2_coalesced;
   ///@}
 };
 inline constexpr flag_code flag_code::throttling{"throttling"};
@@ -56,6 +55,7 @@ inline constexpr flag_code flag_code::above_measured_ceiling{"above_measured_cei
 inline constexpr flag_code flag_code::ceiling_stale{"ceiling_stale"};
 inline constexpr flag_code flag_code::declared_work_mismatch{"declared_work_mismatch"};
 inline constexpr flag_code flag_code::sector_model_mismatch{"sector_model_mismatch"};
+inline constexpr flag_code flag_code::l2_coalesced{"l2_coalesced"};
 /// The code's name: "noisy".
 inline const char* to_string(flag_code c) { return c.name; }
 
@@ -65,19 +65,22 @@ struct flag {
   std::string message;  ///< what was seen, with the numbers, in one sentence
 };
 
+/// DRAM work needs a working set of this x the L2 or more (cache_resident, ceiling_key_of).
+inline constexpr double dram_l2_factor = 4;
+
 /// Everything evaluate_flags() looks at.
 struct flag_inputs {
-  std::optional<double> bytes_per_s;        ///< the measured bytes per second (rates)
-  std::optional<double> ops_per_s;          ///< the measured operations per second (rates)
-  bool dram_working_set = false;            ///< the work is declared as coming from DRAM
-  std::optional<double> working_set_bytes;  ///< the declared working set, in bytes
-  std::optional<double> l2_bytes;           ///< the device's L2 size, in bytes
-  double dram_l2_factor = 4;   ///< DRAM work needs a working set of at least this x the L2
-  bool in_kernel = false;      ///< the kernel loops over the passes itself
-  std::size_t iterations = 1;  ///< passes one sample covers
-  std::optional<double> nominal_dram_bytes_per_s;  ///< the device's nominal DRAM bandwidth
-  std::optional<double> memory_peak_bytes_per_s;   ///< SMs x widest per-SM path x max clock
-  std::optional<double> compute_peak_ops_per_s;    ///< peak model x SMs x max clock
+  std::optional<double> bytes_per_s;                ///< the measured bytes per second (rates)
+  std::optional<double> ops_per_s;                  ///< the measured operations per second (rates)
+  bool dram_working_set = false;                    ///< the work is declared as coming from DRAM
+  std::optional<double> working_set_bytes;          ///< the declared working set, in bytes
+  std::optional<double> l2_bytes;                   ///< the device's L2 size, in bytes
+  double dram_l2_factor = cuprobe::dram_l2_factor;  ///< DRAM work: working set >= this x L2
+  bool in_kernel = false;                           ///< the kernel loops over the passes itself
+  std::size_t iterations = 1;                       ///< passes one sample covers
+  std::optional<double> nominal_dram_bytes_per_s;   ///< the device's nominal DRAM bandwidth
+  std::optional<double> memory_peak_bytes_per_s;    ///< SMs x widest per-SM path x max clock
+  std::optional<double> compute_peak_ops_per_s;     ///< peak model x SMs x max clock
   /// Work that crosses the host link: its nominal rate (the directions used) and name.
   ///@{
   std::optional<double> bus_bytes_per_s;
@@ -106,14 +109,12 @@ inline std::string percent(double x) {
 namespace detail {
 inline std::string flag_number(double v, const char* unit) {
   char b[64];
-  std::snprintf(b, sizeof b, "%.4g %s", v, unit);
-  return b;
+  return std::snprintf(b, sizeof b, "%.4g %s", v, unit), b;
 }
 }  // namespace detail
 
-/// above_bus_rate: `bytes_per_s` above `bus_bytes_per_s`, the nominal rate of the host link
-/// `bus` (over the directions the work uses) for work declared as crossing it; nothing when
-/// either is unknown.
+/// above_bus_rate: `bytes_per_s` above `bus_bytes_per_s`, the nominal rate of the host link `bus`
+/// (the directions used) for work declared as crossing it; nothing when either is unknown.
 inline std::optional<flag> bus_rate_flag(std::optional<double> bytes_per_s,
                                          std::optional<double> bus_bytes_per_s,
                                          const std::string& bus) {

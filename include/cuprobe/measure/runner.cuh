@@ -350,18 +350,16 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
 }  // namespace detail
 
 /// The ceiling key the work `w` is placed against (measure/ceilings.cuh), "" for none: tensor
-/// FLOP by type, fp32 FMA FLOP, and bytes by their declared source (a working set above the
-/// `l2_bytes` counts as DRAM) and by which bytes count: read only, written only, as many of each
-/// (copy), else a mix of reads to writes at DRAM or L2 ("dram.mix.5:1", "l2.mix.1:2.5").
+/// FLOP by type, fp32 FMA FLOP, and bytes by their declared source (with none, a working set of
+/// dram_l2_factor x `l2_bytes` or more counts as DRAM; one between the L2 and that is mixed) and by
+/// which bytes count: read only, written only, as many of each (copy), else a mix of reads to
+/// writes at DRAM or L2 ("dram.mix.5:1", "l2.mix.1:2.5").
 inline std::string ceiling_key_of(const work& w, double l2_bytes) {
   if (w.flops > 0 && w.tensor_type)
     return std::string("tensor.") + model::to_string(*w.tensor_type) + ".fraction_of_peak";
   if (w.flops > 0 && w.op_kind == model::op_kind::fp32_fma) return "fma.f32.fraction_of_peak";
   if (!(w.bytes() > 0)) return "";
-  data_source s = w.source;
-  if (s == data_source::any && w.working_set_bytes && l2_bytes > 0 &&
-      *w.working_set_bytes > l2_bytes)
-    s = data_source::dram;
+  const data_source s = declared_dram(w, l2_bytes) ? data_source::dram : w.source;
   const double r = w.bytes_read, wr = w.bytes_written;
   char m[40];  // reads to writes, 3 digits: "5:1", "1:2.5"; "1:1" is a copy
   std::snprintf(m, sizeof m, r >= wr ? "%.3g:1" : "1:%.3g", r >= wr ? r / wr : wr / r);
@@ -396,7 +394,10 @@ inline void place_measurement(measurement& m, const device_info& dev, const ceil
     m.flags.push_back({flag_code::above_measured_ceiling,
                        "the rate is " + fmt(p->fraction, 3) + " x this card's own measured " +
                            p->what + " ceiling (" + p->source_text +
-                           "): the declared work is probably wrong"});
+                           "): the declared work is probably wrong" +
+                           (m.declared.source == data_source::any
+                                ? ", or the L2 served part of a working set given no level"
+                                : "")});
   if (p->source == ceiling_source::card && !p->stale.empty())
     m.flags.push_back({flag_code::ceiling_stale, "this card's ceilings record is stale (" +
                                                      p->stale +
