@@ -19,8 +19,8 @@ ended, written back after it, which one side can count in its next range and the
 A DRAM count below 0.1 % of the launch's DRAM bytes (read + written, the library's) is noise of
 the launch. A measurement that flushes the L2 before each sample (run_options::flush_l2) is
 counted by the library after a flush too, while ncu --cache-control none profiles it as the
-replay leaves the L2: its DRAM reads and its L2 lookups' hits and misses may differ by at most
-the L2's size.
+replay leaves the L2: its DRAM reads and its L2 sectors (read, written, hit, missed) may differ
+by at most the L2's size.
 Benchmarks named on one side only are listed, not compared. Exit status: 0 when every pair
 agrees (and at least one was compared), 1 otherwise or on bad input, with one sentence.
 """
@@ -65,7 +65,8 @@ def load_counted(path):
 TIMES = {"gpu__time_duration.sum"}
 # Counts that depend on what the L2 held when the launch began, and bytes per count.
 L2_STATE = {"dram__bytes_read.sum": 1, "lts__t_sectors_srcunit_tex_lookup_hit.sum": 32,
-            "lts__t_sectors_srcunit_tex_lookup_miss.sum": 32}
+            "lts__t_sectors_srcunit_tex_lookup_miss.sum": 32, "lts__t_sectors_op_read.sum": 32,
+            "lts__t_sectors_op_write.sum": 32}
 
 
 def load_ncu(path):

@@ -99,6 +99,11 @@ with tempfile.TemporaryDirectory() as d:
     warm = results([bench("chase", {r: 4.5e6}, per_range=1)])
     expect("the L2's state", run(d, cold, ncu_csv([[0, "chase", "100000", "0"]]),
                                  "--l2-bytes", str(50 << 20)), 0, ["within the L2's state"])
+    l2w = "lts__t_sectors_op_write.sum"
+    cold_w = results([bench("chase", {l2w: 16984}, per_range=1, flush_l2=True)])
+    cold_w_csv = f'"ID","Kernel Name","{l2w}"\n"","","sector"\n"0","chase","85836"\n'
+    expect("the L2's state: sectors written", run(d, cold_w, cold_w_csv, "--l2-bytes", str(50 << 20)),
+           0, ["within the L2's state"])
     expect("no flush, no L2 state", run(d, warm, ncu_csv([[0, "chase", "100000", "0"]]),
                                         "--l2-bytes", str(50 << 20)), 1, ["DIFFERS"])
     expect("beyond the L2's state", run(d, results([bench("chase", {r: 4.5e8}, per_range=1,
