@@ -16,9 +16,10 @@
 //    latency, its share the far fraction. Each is a measurement (unit cycles) whose samples
 //    are `repeats` chases from that SM.
 //  - Bandwidth, whole GPU. The read bandwidth of gen::cache_bw_kernel (.cg) at near_bytes and
-//    at mixed_bytes; with the far fraction f seen at mixed_bytes, the far bandwidth is what
-//    makes the mix take its time: 1 / B_mixed = (1 - f) / B_near + f / B_far (a model: it
-//    assumes that near and far accesses do not overlap differently from near ones).
+//    at mixed_bytes, in block-private chunks of one block size for both; with the far fraction f
+//    seen at mixed_bytes, the far bandwidth is what makes the mix take its time: 1 / B_mixed = (1 -
+//    f) / B_near + f / B_far (a model: it assumes that near and far accesses do not overlap
+//    differently from near ones).
 //  - Line by line (l2_classify_lines): every hop of a ring of at most 8192 lines timed from one
 //    SM names its line, so the two clusters sort the lines themselves; with an atomic hop
 //    (gen::chase_load_home) by the partition that homes them (cuprobe_suite/ordering.cuh places
@@ -183,9 +184,13 @@ l2_partition_result l2_partitions(const device_info& dev, const l2_partition_opt
   r.far_fraction = median(fracs);
   if (o.bandwidth) {
     progress("read bandwidth at both sizes");
+    // One block size for both (the one whose private chunks fit near_bytes), so that only the
+    // lines' homes differ, not the loads in flight.
+    cache_bw_options bw = o.bw;
+    bw.threads = bw.threads_for(dev, std::size_t(r.near_bytes), false, gen::cache_bw_unroll);
     for (double bytes : {r.near_bytes, r.mixed_bytes}) {
       auto b = cache_bw_measure<gen::stream_pattern::read, ptx::cache::cg>(dev, std::size_t(bytes),
-                                                                           false, o.bw);
+                                                                           false, bw);
       b.check.require();
       (bytes == r.near_bytes ? r.near_bytes_per_s : r.mixed_bytes_per_s) = *b.m.rate.bytes_per_s;
       b.m.with_param("partition_probe", bytes == r.near_bytes ? "near" : "mixed");

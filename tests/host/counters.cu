@@ -258,6 +258,13 @@ TEST_CASE("l2_coalesced: the SMs received more than the L2 looked up for their r
             .empty());
   CHECK(
       cp::counter_flags(w, counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 2.5e8}}), l2).empty());
+  // work that declares no reads: no check (an H100's st.global.cg writes of l2_write_scaling
+  // received 1.08 x the read sectors looked up: the stores' own responses, not reads)
+  CHECK(cp::counter_flags(cp::work::bytes_moved(0, 8e9, "write"),
+                          counted({{"l1tex__m_xbar2l1tex_read_sectors.sum", 1.08e6},
+                                   {"lts__t_sectors_srcunit_tex_op_read.sum", 1e6}}),
+                          l2)
+            .empty());
 }
 
 TEST_CASE("apply_counter_flags joins a counted cache_resident to the working-set rule's flag") {

@@ -14,7 +14,8 @@
 // Where the work declares a DRAM model (work::with_dram_model), both compare with its bytes.
 // - sector_model_mismatch: counted sectors per global load (store) request that differ from the
 //   declared sector model (work::with_sector_model) by more than 2 %.
-// - l2_coalesced: the SMs received more than 1.05 x the read sectors the L2 looked up for them.
+// - l2_coalesced: work that reads, whose SMs received more than 1.05 x the read sectors the L2
+//   looked up for them.
 // The runner applies them to every measurement whose counters were collected.
 #pragma once
 
@@ -86,7 +87,8 @@ inline std::vector<flag> counter_flags(const work& w, const counters::result& r,
   }
   const auto got = r.get("l1tex__m_xbar2l1tex_read_sectors.sum"),
              looked = r.get("lts__t_sectors_srcunit_tex_op_read.sum");
-  if (got && looked && *got > 1024 && *got > (1 + tol.coalesced_fraction) * *looked)
+  if (got && looked && w.bytes_read > 0 && *got > 1024 &&
+      *got > (1 + tol.coalesced_fraction) * *looked)
     out.push_back({flag_code::l2_coalesced,
                    "the SMs received " + detail::flag_number(*got, "sectors") +
                        " from the L2 for their reads, " + fmt(*got / std::max(*looked, 1.0), 3) +
