@@ -351,11 +351,16 @@ cache_curves_result cache_curves(const device_info& dev, const cache_curve_optio
     for (int i = 0;; ++i) {
       const double want = lo * std::exp2(double(i) / o.points_per_octave);
       if (want > hi) break;
-      const double chunk = 16.0 * co.threads_for(dev, std::size_t(want), replicated, U) * U,
-                   row = replicated ? chunk : chunk * co.blocks_per_sm * dev.sm_count,
-                   unit = want >= row ? row : chunk;
+      // The bytes the kernel will read (gen::cache_bw_size_of: whole chunks, or whole rows of
+      // block-private ones), so that points which round to the same size are measured once.
+      const unsigned t = unsigned(co.threads_for(dev, std::size_t(want), replicated, U));
       const double bytes =
-          want < chunk ? std::floor(want / 512) * 512 : std::floor(want / unit) * unit;
+          want < 16.0 * t * U
+              ? std::floor(want / 512) * 512
+              : 16.0 * double(gen::cache_bw_size_of(gen::stream_pattern::read, std::size_t(want),
+                                                    unsigned(co.blocks_per_sm * dev.sm_count), t, U,
+                                                    replicated, co.bytes_per_launch)
+                                  .elements);
       if (bytes <= last) continue;
       last = bytes;
       progress(std::string(label) + " " + fmt_bytes(bytes));

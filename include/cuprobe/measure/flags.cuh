@@ -109,7 +109,8 @@ inline std::string percent(double x) {
 namespace detail {
 inline std::string flag_number(double v, const char* unit) {
   char b[64];
-  return std::snprintf(b, sizeof b, "%.4g %s", v, unit), b;
+  std::snprintf(b, sizeof b, "%.4g %s", v, unit);
+  return b;
 }
 }  // namespace detail
 
