@@ -13,7 +13,8 @@
 // pattern launched once (the L2 working set, one pass), in the order of PATH's rows, which hold
 // the model's sectors and requests per launch. --counters access: the sectors per request the
 // hardware counted at every point, beside the model's, in the same run (the work declares the
-// model: a point off it is flagged sector_model_mismatch). The experiments are
+// model: a point off it is flagged sector_model_mismatch). --count-at dram: only the DRAM-level
+// points take the counter pass (the reference set's --counters dram). The experiments are
 // cuprobe_suite/access.cuh.
 #include <cuprobe_suite/suite.cuh>
 
@@ -30,17 +31,36 @@ namespace ex = cuprobe::suite;
 namespace model = cuprobe::model;
 
 namespace {
+/// The comma-separated items of `text`, each kept (an empty one too, so that it is refused).
+std::vector<std::string> items(const std::string& text) {
+  std::vector<std::string> v;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    v.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return v;
+}
+
 std::vector<unsigned> parse_widths(const std::string& text) {
   std::vector<unsigned> v;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const auto w =
-        unsigned(cuprobe::cli::parse_integer(text.substr(at, comma - at), "--widths", 1, 16));
+  for (const auto& item : items(text)) {
+    const auto w = unsigned(cuprobe::cli::parse_integer(item, "--widths", 1, 16));
     cuprobe::require(w == 1 || w == 2 || w == 4 || w == 8 || w == 16,
                      "--widths takes 1, 2, 4, 8 or 16 bytes, got " + std::to_string(w));
     v.push_back(w);
-    at = comma + 1;
+  }
+  return v;
+}
+
+std::vector<ex::access_level> parse_levels(const std::string& text) {
+  std::vector<ex::access_level> v;
+  for (const auto& l : items(text)) {
+    cuprobe::require(l == "dram" || l == "l2" || l == "sweep",
+                     "--count-at takes dram, l2 or sweep (comma-separated), got \"" + l + "\"");
+    v.push_back(l == "dram" ? ex::access_level::dram
+                : l == "l2" ? ex::access_level::l2
+                            : ex::access_level::sweep);
   }
   return v;
 }
@@ -69,10 +89,14 @@ int main(int argc, char** argv) {
         argc, argv, "access_patterns: coalescing, alignment and stride explained by sectors",
         {cuprobe::cli_option::text("--widths", "bytes per lane, comma-separated", "1,2,4,8,16"),
          cuprobe::cli_option::path("--summary", "write the headline fractions (JSON)"),
+         cuprobe::cli_option::text("--count-at",
+                                   "levels whose points take the counter pass: dram, l2, sweep",
+                                   "dram,l2,sweep"),
          cuprobe::cli_option::path("--ncu-set",
                                    "run the ncu test set once each; write the model's counts")});
     std::vector<unsigned> widths = parse_widths(cli.get("--widths"));
     if (cli.small && !cli.has("--widths")) widths = {4, 16};
+    const auto counted = parse_levels(cli.get("--count-at"));
     const bool ncu = cli.has("--ncu-set");
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
@@ -85,6 +109,7 @@ int main(int argc, char** argv) {
     o.run.run = cli.run_options();
     o.run.run.warmup = cli.small ? 0 : 2;
     o.run.run.stop = cuprobe::stopping_rule::fixed(cli.samples(5, 3));
+    o.run.counted_levels = counted;
     std::set<std::string> seen;
     const auto add = [&](const model::access_pattern& p) {
       if (seen.insert(model::label(p)).second) o.patterns.push_back(p);

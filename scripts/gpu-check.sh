@@ -145,9 +145,9 @@ if [ "$mode" != sanitize ] && [ "${CUPROBE_GPU_CHECK_NCU:-1}" != only ]; then
       wgmma) args+=(--summary wgmma_summary.json) ;;
       gemm) args+=(--summary gemm_summary.json) ;;
       system_memory) args+=(--summary system_memory_summary.json) ;;
-      # full: DRAM counted beside each point (the summary's .dram_read_per_declared keys)
+      # full: DRAM counted beside each DRAM-level point (the .dram_read_per_declared keys)
       access_patterns) args+=(--summary access_summary.json)
-                       [ "$mode" = full ] && args+=(--counters dram) ;;
+                       [ "$mode" = full ] && args+=(--counters dram --count-at dram) ;;
       dsm) args+=(--summary dsm_summary.json) ;;
       cache_bandwidth) args+=(--summary cache_summary.json) ;;
       memory_ordering) args+=(--summary ordering_summary.json) ;;

@@ -75,6 +75,12 @@ struct access_run_options {
   std::size_t check_warps = 256;  ///< read: warps whose sinks the host recomputes (0: all)
   std::uint64_t seed = 11;        ///< of the source array's fill_random
   run_options run = run_options::fixed(2, 5);
+  /// The levels whose points take the counter pass (run.counters, else CUPROBE_COUNTERS).
+  std::vector<access_level> counted_levels = {access_level::dram, access_level::l2,
+                                              access_level::sweep};
+  bool counted(access_level l) const {  ///< points at `l` are counted
+    return std::find(counted_levels.begin(), counted_levels.end(), l) != counted_levels.end();
+  }
 
   void validate(const std::string& who) const {
     require(blocks_per_sm >= 1 && blocks_per_sm <= 32,
@@ -305,6 +311,7 @@ inline access_point access_measure(const device_info& dev, access_arrays& arr,
   if (copy) CUPROBE_CHECK(cudaMemset(arr.dst.data(), poison_byte, pt.array_bytes));
   arr.sinks.poison();
   run_options ro = o.run;
+  if (!o.counted(level)) ro.counters = "none";
   ro.mode = loop_mode::in_kernel;
   ro.iterations = pt.passes;
   const double useful = double(regions) * model::warp_lanes * p.width;

@@ -77,6 +77,9 @@ cuprobe_example_refusal(system_memory summary_unwritable "--summary.*/no/such/di
 cuprobe_example_refusal(access_patterns widths_bad "--widths takes 1, 2, 4, 8 or 16 bytes, got 3"
                         --widths 4,3)
 cuprobe_example_refusal(access_patterns widths_text "--widths expects" --widths four)
+cuprobe_example_refusal(access_patterns count_at_bad
+                        "--count-at takes dram, l2 or sweep \\(comma-separated\\), got \"l3\""
+                        --count-at dram,l3)
 cuprobe_example_refusal(access_patterns ncu_set_unwritable "--ncu-set.*/no/such/dir/e.csv"
                         --ncu-set /no/such/dir/e.csv)
 cuprobe_example_refusal(access_patterns summary_unwritable "--summary.*/no/such/dir/s.json"

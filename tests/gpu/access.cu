@@ -5,7 +5,8 @@
 // (within 0.1); a 4-byte read misaligned by 4 bytes and a 16-byte read misaligned by 16 land
 // between the costlier of the sector model (128 / 160, 512 / 544) and the line count (1 / 2,
 // 4 / 5 lines), less 0.05, and the aligned rate: models, not one card's figure. The copy curve
-// validates each point and ends at a DRAM point below the L2 points.
+// validates each point and ends at a DRAM point below the L2 points. counted_levels: only the
+// points at the levels named take the counter pass.
 #define CUPROBE_TESTING_MAIN
 #include <cuprobe/testing/doctest.cuh>
 
@@ -129,6 +130,29 @@ CUPROBE_GPU_TEST_CASE("access_patterns at L2: every shape read and copied, valid
   REQUIRE(pp);
   REQUIRE(pp->measured_fraction);
   CUPROBE_TIMING_CHECK(*pp->measured_fraction > 0.75);
+}
+
+CUPROBE_GPU_TEST_CASE(
+    "access_patterns: counted_levels picks the points that take the counter pass") {
+  const auto dev = cuprobe::device_info::query();
+  ex::access_options o;
+  o.patterns = {ex::access_strided(4, 4, 1)};
+  o.ops = {ex::access_op::read};
+  o.run = quick_run();
+  o.run.run.counters = "dram";
+  o.run.counted_levels = {ex::access_level::dram};
+  const auto r = ex::access_patterns(dev, o);
+  REQUIRE(r.points.size() == 4);  // the baseline and the pattern, at DRAM and at L2
+  for (const auto& p : r.points) {
+    CAPTURE(model::label(p.pattern));
+    CAPTURE(ex::to_string(p.level));
+    // A counted point carries the request (its values, or why they are missing: no permission,
+    // a sanitizer owning the profiler); a point at another level carries none.
+    CHECK(p.m.counters.spec == (p.level == ex::access_level::dram ? "dram" : ""));
+    if (p.level == ex::access_level::dram && p.m.counters.missing.empty())
+      CHECK(p.m.counters.get("dram__bytes_read.sum").has_value());
+    if (p.level != ex::access_level::dram) CHECK(p.m.counters.values.empty());
+  }
 }
 
 CUPROBE_GPU_TEST_CASE("copy_curve: every point validated, DRAM below the L2 plateau") {
