@@ -13,13 +13,14 @@
 // The protocol (watch_word): the host clears a `ready` word and a `done` word (both mapped host
 // memory), launches visibility_kernel<Op> on a stream of its own and spins on `ready` (bounded:
 // `host_wait_s`). The kernel's one thread reads the watched word with ld<Op> (that read brings
-// its line into whatever cache Op allows), stores ready = 1 (st.global.wt + fence.sc.sys), then
-// re-reads with ld<Op> until the value differs from the first read, `max_polls` reads were
-// made, or `timeout_ns` of %globaltimer passed: it always ends, and says which. Once it sees
-// ready (and not done) the host calls `change()`, which must change the word (write it, or
-// enqueue a copy on another stream and wait for it), then waits for the kernel. Each re-read
-// offsets its address by poll x `zero` (a kernel argument that is 0) so that ptxas cannot hoist
-// the load out of the loop (it does so for a weak load of an unchanged address).
+// its line into whatever cache Op allows), stores ready = first | 1 (st.global.wt +
+// fence.sc.sys; a store that waits for the first read's value), then re-reads with ld<Op> until the
+// value differs from the first read, `max_polls` reads were made, or `timeout_ns` of %globaltimer
+// passed: it always ends, and says which. Once it sees ready (and not done) the host calls
+// `change()`, which must change the word (write it, or enqueue a copy on another stream and wait
+// for it), then waits for the kernel. Each re-read offsets its address by poll x `zero` (a kernel
+// argument that is 0) so that ptxas cannot hoist the load out of the loop (it does so for a weak
+// load of an unchanged address).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -40,7 +41,7 @@ namespace cuprobe::suite::kernels {
 /// The arguments of visibility_kernel.
 struct visibility_args {
   const std::uint32_t* word = nullptr;  ///< the watched word (mapped host or device memory)
-  std::uint32_t* ready = nullptr;       ///< mapped host word: 1 once the first read is made
+  std::uint32_t* ready = nullptr;       ///< mapped host word: nonzero once the first read returned
   std::uint32_t* done = nullptr;        ///< mapped host word: 1 when the kernel stops polling
   std::uint64_t max_polls = 0;
   std::uint64_t timeout_ns = 0;
@@ -62,7 +63,11 @@ template <class Op>
 __global__ void visibility_kernel(visibility_args a, visibility_out* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   const std::uint32_t first = ptx::ld<Op>(a.word);
-  ptx::st<ptx::cache::wt>(a.ready, 1u);
+  // ready = first | 1: never 0, and its data is the first read's, so the store cannot leave
+  // the SM before that read returned. A ready store sent while the read is on its way may reach
+  // host memory first (PCIe lets a posted write pass a read): the host would then change the
+  // word before the read saw it.
+  ptx::st<ptx::cache::wt>(a.ready, first | 1u);
   ptx::fence<ptx::sem::sc, ptx::scope::sys>();
   const std::uint64_t t0 = ptx::globaltimer();
   std::uint64_t t = t0, polls = 0;
@@ -142,7 +147,7 @@ watch_result watch_word(const std::uint32_t* word, Change&& change, const watch_
       r.host_wait_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (r.host_wait_s > o.host_wait_s) break;
     }
-    r.concurrent = *ready == 1 && *done == 0;
+    r.concurrent = *ready != 0 && *done == 0;
     change();
     cuprobe::wait_for(s, "kernels::watch_word");
   } catch (...) {
