@@ -222,7 +222,7 @@ void report_pcie(const cuprobe::device_info& d, const cuprobe::cli& cli, cuprobe
 /// The FP32 FMA line of measure_ceilings (one configuration: 10 chains x 1024 threads).
 void report_block_fma(cuprobe::summary_file& sum, cuprobe::results& res,
                       const cuprobe::measured_ceilings& b) {
-  const auto& m = b.points.at(b.best.at("fma.f32.tflops"));
+  const auto& m = b.best_of("fma.f32.tflops");
   const double f = b.metrics.at("fma.f32.fraction_of_peak").as_number();
   std::printf(
       "FP32 FMA            %.2f TFLOP/s = %.1f %% of %.2f TFLOP/s peak at %.0f MHz "
@@ -412,7 +412,7 @@ void report_block_memory(cuprobe::summary_file& sum, cuprobe::results& res,
                          const cuprobe::measured_ceilings& b) {
   for (const char* what : {"read", "write", "copy"}) {
     const std::string key = std::string("dram.") + what + ".tbps";
-    const auto& m = b.points.at(b.best.at(key));
+    const auto& m = b.best_of(key);
     std::printf("DRAM %-6s         %.2f TB/s (%s, %s, %s)%s\n", what, m.gb_per_s() / 1e3,
                 m.params.at("case").as_string().c_str(), m.params.at("config").as_string().c_str(),
                 m.declared.accounting.c_str(),

@@ -17,13 +17,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/core/host_time.cuh"
@@ -148,9 +147,17 @@ struct measured_ceilings {
   json metrics = json::object();    ///< key -> number (measured_ceiling_keys()), for the record
   json clocks = json::object();     ///< clock.sm.effective_mhz and, with NVML, clock.sm.nvml_mhz
   std::vector<measurement> points;  ///< every measurement, in the order taken
-  std::map<std::string, std::size_t> best;  ///< a DRAM or FMA key -> the point that gave it
-  ceilings_plan plan;                       ///< what was planned
-  double wall_s = 0;                        ///< seconds it took, allocations included
+  /// A DRAM or FMA key and the index of the point that gave it (best_of() finds one).
+  std::vector<std::pair<std::string, std::size_t>> best;
+  ceilings_plan plan;  ///< what was planned
+  double wall_s = 0;   ///< seconds it took, allocations included
+
+  /// The point that gave `key` (a DRAM or FMA key); cuprobe::error when none did.
+  const measurement& best_of(const std::string& key) const {
+    for (const auto& [k, i] : best)
+      if (k == key) return points.at(i);
+    throw error("measure_ceilings: no point gave " + key);
+  }
 };
 
 /// gen::cache_bw_kernel<P, float4, LdOp, paired store, U> over arrays of about `bytes` on
@@ -246,17 +253,16 @@ measured_ceilings measure_ceilings(const device_info& d, const ceilings_options&
   CUPROBE_CHECK(cudaMemGetInfo(&free_bytes, &total));
   measured_ceilings r;
   r.plan = plan_ceilings(d, o, free_bytes);
-  std::map<std::string, std::vector<double>> l2;
-  // A unique_ptr, not an optional: GCC 12 takes optional::emplace's reset of the old arrays
-  // for a read of uninitialized ones (-Wmaybe-uninitialized), depending on what it inlines.
-  std::unique_ptr<gen::stream_workload> w;
+  std::vector<std::pair<std::string, std::vector<double>>> l2;  // key -> TB/s of its points
+  // A box, not an optional: GCC 12 takes optional::emplace's reset of the old arrays for a read
+  // of uninitialized ones (-Wmaybe-uninitialized), depending on what it inlines.
+  box<gen::stream_workload> w;
   using S = gen::stream_pattern;
   for (const auto& pt : r.plan.points) {
     gen::stream_check c;
-    if (pt.l2) w.reset();  // the DRAM arrays go before the L2 points
+    if (pt.l2) w = {};  // the DRAM arrays go before the L2 points
     if (!pt.l2 && (!w || w->pattern() != pt.pattern)) {
-      w.reset();
-      w = std::make_unique<gen::stream_workload>(pt.pattern, 16, pt.array_bytes / 16);
+      w.emplace(pt.pattern, 16, pt.array_bytes / 16);  // the old arrays go first
       w->fill_inputs(1);
     }
     const auto l2_point = [&](auto p) {
@@ -270,10 +276,10 @@ measured_ceilings measure_ceilings(const device_info& d, const ceilings_options&
     if (pt.l2) c.require();
     const double tbps = m.gb_per_s() / 1e3;
     if (pt.l2) {
-      l2[pt.key].push_back(tbps);
+      slot(l2, pt.key).push_back(tbps);
     } else if (!r.metrics.find(pt.key) || tbps > r.metrics.at(pt.key).as_number()) {
       r.metrics[pt.key] = tbps;
-      r.best[pt.key] = r.points.size();
+      slot(r.best, pt.key) = r.points.size();
     }
     r.points.push_back(std::move(m));
   }
@@ -307,7 +313,7 @@ measured_ceilings measure_ceilings(const device_info& d, const ceilings_options&
   if (const auto peak = model::find_peak(d.sm(), model::op_kind::fp32_fma))
     r.metrics["fma.f32.fraction_of_peak"] =
         instr / (fma.seconds() * hz * d.sm_count) / peak->instructions_per_clock;
-  r.best["fma.f32.tflops"] = r.points.size();
+  slot(r.best, "fma.f32.tflops") = r.points.size();
   fma.with_launch(launch_shape{dim3(grid), dim3(1024), 0}).with_kernel(attr);
   fma.with_param("chains", 10).with_param("iterations", its).with_param("valid", chk.ok);
   r.points.push_back(std::move(fma));

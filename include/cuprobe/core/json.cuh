@@ -16,13 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
-#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/core/error.cuh"
 
 namespace cuprobe {
@@ -55,7 +55,7 @@ class json {
   static json array(std::initializer_list<json> items = {}) {
     json j;
     j.kind_ = kind::array;
-    j.a_ = std::make_shared<array_t>(items);
+    j.a_.emplace(items);
     return j;
   }
   /// An array of the values of a vector.
@@ -69,7 +69,7 @@ class json {
   static json object() {
     json j;
     j.kind_ = kind::object;
-    j.o_ = std::make_shared<object_t>();
+    j.o_.emplace();
     return j;
   }
 
@@ -105,7 +105,6 @@ class json {
   json& operator[](const std::string& key) {
     if (kind_ == kind::null) *this = object();
     require(is_object(), "json: operator[] with a key on a non-object");
-    own();
     for (auto& kv : *o_)
       if (kv.first == key) return kv.second;
     o_->emplace_back(key, json());
@@ -132,7 +131,6 @@ class json {
   void push_back(json v) {  ///< Appends to an array (a null value becomes an array first).
     if (kind_ == kind::null) *this = array();
     require(is_array(), "json: push_back on a non-array");
-    own();
     a_->push_back(std::move(v));
   }
   /// The elements of an array.
@@ -210,10 +208,6 @@ class json {
   }
 
  private:
-  void own() {  // copy-on-write: values share containers until one is modified
-    if (kind_ == kind::array && a_.use_count() > 1) a_ = std::make_shared<array_t>(*a_);
-    if (kind_ == kind::object && o_.use_count() > 1) o_ = std::make_shared<object_t>(*o_);
-  }
   static void newline(std::string& out, int indent, int depth) {
     if (indent < 0) return;
     out += '\n';
@@ -275,8 +269,8 @@ class json {
   long long i_ = 0;
   double d_ = 0;
   std::string s_;
-  std::shared_ptr<array_t> a_;
-  std::shared_ptr<object_t> o_;
+  box<array_t> a_;  // a copy of a value copies its elements
+  box<object_t> o_;
 };
 
 }  // namespace cuprobe

@@ -31,7 +31,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -211,10 +210,10 @@ class host_config {
     init.pChipName = chip_.c_str();
     init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
     detail::cupti_check(api.host_init(&init), "the host profiler for chip " + chip_);
-    host_.reset(init.pHostObject);
+    host_.p = init.pHostObject;
     for (const auto& m : metrics_) {
       auto p = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
-      p.pHostObject = host_.get();
+      p.pHostObject = host_.p;
       p.pMetricName = m.c_str();
       require(api.host_properties(&p) == CUPTI_SUCCESS,
               "counters: " + chip_ + " has no metric \"" + m + "\" (sets: " + set_names() +
@@ -223,16 +222,16 @@ class host_config {
     }
     std::vector<const char*> names = c_names();
     auto add = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = host_.get();
+    add.pHostObject = host_.p;
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     detail::cupti_check(api.host_add(&add), "adding the metrics to the configuration");
     auto size = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    size.pHostObject = host_.get();
+    size.pHostObject = host_.p;
     detail::cupti_check(api.host_image_size(&size), "the configuration's size");
     config_.resize(size.configImageSize);
     auto img = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    img.pHostObject = host_.get();
+    img.pHostObject = host_.p;
     img.configImageSize = config_.size();
     img.pConfigImage = config_.data();
     detail::cupti_check(api.host_image(&img), "the configuration image");
@@ -262,7 +261,7 @@ class host_config {
     std::vector<const char*> names = c_names();
     std::vector<double> v(names.size(), 0.0);
     auto p = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    p.pHostObject = host_.get();
+    p.pHostObject = host_.p;
     p.pCounterDataImage = image.data();
     p.counterDataImageSize = image.size();
     p.rangeIndex = range;
@@ -301,13 +300,6 @@ class host_config {
   }
 
  private:
-  struct host_deleter {
-    void operator()(CUpti_Profiler_Host_Object* h) const {
-      auto p = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-      p.pHostObject = h;
-      detail::cupti_api::instance().host_deinit(&p);
-    }
-  };
   static std::string lower(std::string s) {
     for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return s;
@@ -316,7 +308,22 @@ class host_config {
   std::vector<std::string> metrics_, units_;
   std::vector<std::uint8_t> config_;
   std::size_t passes_ = 0;
-  std::unique_ptr<CUpti_Profiler_Host_Object, host_deleter> host_;
+  struct host_handle {  // owns the host object, deinitialised when dropped (or the ctor throws)
+    CUpti_Profiler_Host_Object* p = nullptr;
+    host_handle() = default;
+    host_handle(host_handle&& o) noexcept : p(o.p) { o.p = nullptr; }
+    host_handle& operator=(host_handle&& o) noexcept {
+      std::swap(p, o.p);
+      return *this;
+    }
+    ~host_handle() {
+      if (!p) return;
+      auto d = CUPROBE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+      d.pHostObject = p;
+      detail::cupti_api::instance().host_deinit(&d);
+    }
+  };
+  host_handle host_;
 };
 
 /// The target half: a request set up on the current device, ready to profile callables.

@@ -25,12 +25,12 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/measure/runner.cuh"
 
 namespace cuprobe {
@@ -38,20 +38,20 @@ namespace cuprobe {
 /// One of the launches measure_interleaved() alternates: what measure() takes, by name, and
 /// optionally what to do after each of its samples.
 struct contestant {
-  std::string name;                                   ///< the measurement's name
-  std::function<void(const launch_context&)> launch;  ///< enqueue one launch on ctx.stream
-  work declared;                                      ///< the declared work, as measure() takes it
+  std::string name;                              ///< the measurement's name
+  callback<void(const launch_context&)> launch;  ///< enqueue one launch on ctx.stream
+  work declared;                                 ///< the declared work, as measure() takes it
   /// Called after each timed sample (not in the warm-up), once its launches have finished and
   /// outside the timed region: to read what the kernel recorded about that sample (its clock).
-  std::function<void(const launch_context&)> after;
+  callback<void(const launch_context&)> after;
   /// A contestant named `n` that launches with `f`, does the work `w`, and calls `then` after
   /// each sample.
-  contestant(std::string n, std::function<void(const launch_context&)> f, work w = {},
-             std::function<void(const launch_context&)> then = {})
+  contestant(std::string n, callback<void(const launch_context&)> f, work w = {},
+             callback<void(const launch_context&)> then = {})
       : name(std::move(n)), launch(std::move(f)), declared(std::move(w)), after(std::move(then)) {}
   /// A callable that takes a cudaStream_t, as measure() accepts.
-  contestant(std::string n, std::function<void(cudaStream_t)> f, work w = {},
-             std::function<void(const launch_context&)> then = {})
+  contestant(std::string n, callback<void(cudaStream_t)> f, work w = {},
+             callback<void(const launch_context&)> then = {})
       : name(std::move(n)), declared(std::move(w)), after(std::move(then)) {
     if (f) launch = [g = std::move(f)](const launch_context& c) { g(c.stream); };
   }
@@ -76,7 +76,7 @@ inline std::vector<measurement> measure_interleaved(const std::string& name,
   const cudaStream_t s = opt.stream ? opt.stream : own->get();
   const std::size_t n = cs.size(), batch = opt.profile ? 1 : opt.batch;
   const bool flush = opt.flush_l2;  // profile mode too: its one round is a sample
-  if (flush && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
+  if (flush && !rd.flush) rd.flush.emplace(rd.info.l2_bytes);
   std::vector<measurement> out(n);
   for (std::size_t i = 0; i < n; ++i) {
     out[i].name = cs[i].name;

@@ -18,12 +18,12 @@
 
 #include <cuda_runtime_api.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/launch.cuh"
@@ -198,7 +198,7 @@ struct run_options {
   /// Read the kernel's own records here (region_timer::read, clock_mhz_of, counters) and keep
   /// them beside the sample: `ctx.sample` is the index of the sample just taken. Its time counts
   /// towards the stopping rule's wall time, not towards any sample.
-  std::function<void(const launch_context&)> after_sample;
+  callback<void(const launch_context&)> after_sample;
   /// The longest one wait on the GPU may last, in seconds, before the runner ends it with a
   /// cuprobe::error (core/watchdog.cuh); 0: the default, 10 s (CUPROBE_WATCHDOG_S changes
   /// it; 300 s under compute-sanitizer) for the warm-up and the larger of that and 100 x the

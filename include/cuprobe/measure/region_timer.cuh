@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -189,23 +188,25 @@ class region_timer {
     st.overhead_cycles = overhead_;
     st.overhead_subtracted = overhead == region_overhead::subtract;
     std::vector<double> cyc, ns;
-    std::map<std::uint32_t, std::vector<double>> per_sm;
+    std::vector<std::vector<double>> per_sm;  // by %smid
     std::uint64_t first = ~0ull, last = 0;
     for (const auto& r : recs) {
       double c = static_cast<double>(r.stop_cycles - r.start_cycles);
       if (st.overhead_subtracted) c -= overhead_;
       cyc.push_back(c);
       ns.push_back(static_cast<double>(r.stop_ns - r.start_ns));
+      if (per_sm.size() <= r.smid) per_sm.resize(std::size_t(r.smid) + 1);
       per_sm[r.smid].push_back(c);
       first = std::min(first, r.start_ns);
       last = std::max(last, r.stop_ns);
     }
     st.cycles = summarize(cyc);
     st.ns = summarize(ns);
-    st.sms = static_cast<int>(per_sm.size());
     bool init = false;
-    for (auto& kv : per_sm) {
-      const double med = summarize(kv.second).median;
+    for (const auto& sm : per_sm) {
+      if (sm.empty()) continue;
+      ++st.sms;
+      const double med = summarize(sm).median;
       st.sm_median_min = init ? std::min(st.sm_median_min, med) : med;
       st.sm_median_max = init ? std::max(st.sm_median_max, med) : med;
       init = true;

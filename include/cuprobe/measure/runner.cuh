@@ -31,8 +31,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
-#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -41,6 +39,7 @@
 #include <vector>
 
 #include "cuprobe/core/arch.cuh"
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
@@ -104,21 +103,20 @@ namespace detail {
 struct runner_device {
   device_info info;
   environment_probe probe;
-  std::unique_ptr<l2_flush> flush;
+  box<l2_flush> flush;
   std::optional<launch_overhead> overhead;
   std::optional<ceilings> ceil;
-  std::map<std::string, std::unique_ptr<counters::profiler>> profilers;
+  std::vector<std::pair<std::string, box<counters::profiler>>> profilers;  ///< by request
 
   static runner_device& current() {
-    static std::vector<std::unique_ptr<runner_device>> per_device;
+    static std::vector<box<runner_device>> per_device;
     require_gpu();
     int dev = 0;
     CUPROBE_CHECK(cudaGetDevice(&dev));
     if (per_device.size() <= static_cast<std::size_t>(dev)) per_device.resize(dev + 1);
     if (!per_device[dev]) {
       auto info = device_info::query(dev);
-      per_device[dev].reset(
-          new runner_device{info, environment_probe(info.uuid), nullptr, {}, {}, {}});
+      per_device[dev].emplace(runner_device{info, environment_probe(info.uuid), {}, {}, {}, {}});
     }
     return *per_device[dev];
   }
@@ -131,12 +129,14 @@ struct runner_device {
   /// cannot be collected at all is said once on stderr.
   counters::profiler* profiler_for(const std::string& spec) {
     if (spec.empty()) return nullptr;
-    if (auto it = profilers.find(spec); it != profilers.end()) return it->second.get();
-    auto p = std::make_unique<counters::profiler>(counters::parse(spec));
+    for (auto& [s, p] : profilers)
+      if (s == spec) return p.get();
+    box<counters::profiler> p;
+    p.emplace(counters::parse(spec));
     if (!p->ready() && !p->missing().empty())
       std::fprintf(stderr, "cuprobe: counters \"%s\" are not collected: %s\n", spec.c_str(),
                    p->missing().c_str());
-    return profilers.emplace(spec, std::move(p)).first->second.get();
+    return profilers.emplace_back(spec, std::move(p)).second.get();
   }
   /// This device's ceilings (measure/ceilings.cuh), loaded on first use; a file that cannot be
   /// used is named once on stderr.
@@ -276,7 +276,7 @@ measurement run_protocol(runner_device& rd, std::string name, sample_unit unit, 
   m.env.before = rd.probe.sample();
   const double per = static_cast<double>(opt.iterations);
   double accumulated = 0;
-  if (opt.flush_l2 && !rd.flush) rd.flush = std::make_unique<l2_flush>(rd.info.l2_bytes);
+  if (opt.flush_l2 && !rd.flush) rd.flush.emplace(rd.info.l2_bytes);
   if (opt.profile) {  // exactly one call, for ncu, after the flush a sample would have
     in_phase(m.name, "profile", limit.now, [&] {
       if (opt.flush_l2) {

@@ -22,10 +22,10 @@
 // no line and hits no cache: docs/access-patterns.md ("What the counters say ...").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <map>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "cuprobe/core/error.cuh"
 
@@ -122,22 +122,29 @@ struct sector_count {
 /// The sectors and lines of one warp request of `p` (validated first).
 inline sector_count warp_sectors(const access_pattern& p) {
   p.validate();
-  std::map<std::uint64_t, unsigned> sectors;  // sector -> bytes touched (lanes never overlap)
-  std::set<std::uint64_t> lines, pairs;
-  for (unsigned l = 0; l < warp_lanes; ++l) {
-    const std::uint64_t a = p.lane_offset(l);
-    for (std::uint64_t b = a; b < a + p.width; ++b) {
-      ++sectors[b / sector_bytes];
-      lines.insert(b / line_bytes);
-      pairs.insert(b / dram_pair_bytes);
-    }
-  }
+  std::vector<std::uint64_t> bytes;  // every byte a lane touches (lanes never overlap)
+  for (unsigned l = 0; l < warp_lanes; ++l)
+    for (std::uint64_t b = p.lane_offset(l); b < p.lane_offset(l) + p.width; ++b)
+      bytes.push_back(b);
+  std::sort(bytes.begin(), bytes.end());
+  // Distinct units of `size` bytes among the touched bytes (sorted, so the units come in order).
+  const auto units = [&](std::uint64_t size) {
+    unsigned n = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      n += i == 0 || bytes[i] / size != bytes[i - 1] / size;
+    return n;
+  };
   sector_count c;
-  c.sectors = static_cast<unsigned>(sectors.size());
-  c.lines = static_cast<unsigned>(lines.size());
+  c.sectors = units(sector_bytes);
+  c.lines = units(line_bytes);
   c.useful_bytes = warp_lanes * p.width;
-  c.pairs = static_cast<unsigned>(pairs.size());
-  for (const auto& [sector, touched] : sectors) c.partial_sectors += touched < sector_bytes;
+  c.pairs = units(dram_pair_bytes);
+  for (std::size_t i = 0, run = 0; i < bytes.size(); ++i) {  // sectors with fewer bytes touched
+    run = i > 0 && bytes[i] / sector_bytes == bytes[i - 1] / sector_bytes ? run + 1 : 1;
+    const bool last =
+        i + 1 == bytes.size() || bytes[i + 1] / sector_bytes != bytes[i] / sector_bytes;
+    c.partial_sectors += last && run < sector_bytes;
+  }
   return c;
 }
 

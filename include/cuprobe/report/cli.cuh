@@ -24,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,20 +88,20 @@ struct cli {
   ///@{
   std::string json_path, csv_path;
   ///@}
-  bool quick = false;                        ///< --quick: the short setting
-  bool full = false;                         ///< --full: the long sweeps too
-  bool small = false;                        ///< --small: arrays small enough for compute-sanitizer
-  bool profile = false;                      ///< --profile: every benchmark once, for ncu
-  std::string counters;                      ///< --counters: the counter request ("": none)
-  std::map<std::string, std::string> extra;  ///< example-specific "--name value" options
-  std::vector<cli_option> declared;          ///< the example's own options
+  bool quick = false;    ///< --quick: the short setting
+  bool full = false;     ///< --full: the long sweeps too
+  bool small = false;    ///< --small: arrays small enough for compute-sanitizer
+  bool profile = false;  ///< --profile: every benchmark once, for ncu
+  std::string counters;  ///< --counters: the counter request ("": none)
+  /// Example-specific "--name value" options as given (a repeated one: its last value).
+  std::vector<std::pair<std::string, std::string>> extra;
+  std::vector<cli_option> declared;  ///< the example's own options
 
   /// True when the option was given.
-  bool has(const std::string& name) const { return extra.count(name) != 0; }
+  bool has(const std::string& name) const { return given(name) != nullptr; }
   /// The option's text, or its declared default (or `fallback` when it declares none).
   std::string get(const std::string& name, const std::string& fallback = "") const {
-    auto it = extra.find(name);
-    if (it != extra.end()) return it->second;
+    if (const std::string* v = given(name)) return *v;
     const cli_option* o = find(name);
     return o && !o->fallback.empty() ? o->fallback : fallback;
   }
@@ -212,7 +211,7 @@ struct cli {
         if (o->type == cli_option::kind::path) require_writable(v, a);
         if (o->type == cli_option::kind::number || o->type == cli_option::kind::integer)
           (void)parse_number(v, a, o->min, o->max, o->type == cli_option::kind::integer);
-        c.extra[a] = v;
+        c.extra.emplace_back(a, v);
       }
     }
     require(!(c.full && (c.quick || c.small)), std::string("--full asks for the long sweeps and ") +
@@ -225,6 +224,11 @@ struct cli {
   const cli_option* find(const std::string& name) const {
     for (const auto& o : declared)
       if (o.name == name) return &o;
+    return nullptr;
+  }
+  const std::string* given(const std::string& name) const {  // its last value, or nullptr
+    for (auto it = extra.rbegin(); it != extra.rend(); ++it)
+      if (it->first == name) return &it->second;
     return nullptr;
   }
   static std::string fmt_range(double lo, double hi) {
