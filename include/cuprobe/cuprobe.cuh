@@ -13,6 +13,7 @@
 #include "cuprobe/wgmma.cuh"
 
 #include "cuprobe/core/arch.cuh"
+#include "cuprobe/core/box.cuh"
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"

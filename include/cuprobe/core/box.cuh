@@ -6,8 +6,7 @@
 //   auto c = b;                                                  // copies the T
 //   cuprobe::callback<void(int)> f = [](int x) { std::printf("%d\n", x); };
 //   if (f) f(3);                                                 // empty: false
-//   std::vector<std::pair<std::string, int>> kv;
-//   ++cuprobe::slot(kv, "a");                                    // found, else appended
+//   ++cuprobe::slot(kv, "a");  // kv: a vector of (string, int) pairs; "a" found, else appended
 #pragma once
 
 #include <cstddef>
@@ -24,10 +23,10 @@ template <class T>
 class box {
  public:
   box() = default;
-  explicit box(T v) : p_(new T(std::move(v))) {}
-  box(const box& o) : p_(o.p_ ? new T(*o.p_) : nullptr) {}
-  box(box&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
-  box& operator=(box o) noexcept {
+  explicit box(T v) : p_(new T(std::move(v))) {}            ///< Holds `v`.
+  box(const box& o) : p_(o.p_ ? new T(*o.p_) : nullptr) {}  ///< Copies the T, if any.
+  box(box&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }      ///< Takes the T; `o` holds none.
+  box& operator=(box o) noexcept {                          ///< Copies or takes `o`'s T.
     std::swap(p_, o.p_);
     return *this;
   }
@@ -41,8 +40,8 @@ class box {
   }
   explicit operator bool() const noexcept { return p_ != nullptr; }  ///< it holds a T
   T* get() const noexcept { return p_; }                             ///< the T, or nullptr
-  T* operator->() const noexcept { return p_; }
-  T& operator*() const noexcept { return *p_; }
+  T* operator->() const noexcept { return p_; }                      ///< the T (it must hold one)
+  T& operator*() const noexcept { return *p_; }                      ///< the T (it must hold one)
 
  private:
   T* p_ = nullptr;
@@ -70,12 +69,17 @@ class callback<R(Args...)> {
 
  public:
   callback() = default;
-  callback(std::nullptr_t) {}  // NOLINT: an empty callback, as `= {}` or `= nullptr`
+  callback(std::nullptr_t) {}  // NOLINT: `= nullptr`, an empty callback
   template <class F, std::enable_if_t<!std::is_same_v<std::decay_t<F>, callback> &&
                                           std::is_invocable_r_v<R, std::decay_t<F>&, Args...>,
                                       int> = 0>
-  callback(F f)  // NOLINT: converts like std::function
-      : p_(new holder<std::decay_t<F>>(std::move(f))) {}
+  callback(F f) {  // NOLINT: converts as std::function; a null or empty `f` gives an empty one
+    using D = std::decay_t<F>;
+    if constexpr (std::is_pointer_v<D> ||
+                  (std::is_constructible_v<bool, const D&> && !std::is_convertible_v<D, bool>))
+      if (!static_cast<bool>(f)) return;
+    p_ = new holder<D>(std::move(f));
+  }
   callback(const callback& o) : p_(o.p_ ? o.p_->clone() : nullptr) {}
   callback(callback&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
   callback& operator=(callback o) noexcept {
