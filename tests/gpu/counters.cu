@@ -112,8 +112,8 @@ CUPROBE_GPU_TEST_CASE("kernel ranges add up over a batch; a graph replay is one 
         "copy.batch", [&](cudaStream_t s) { c.launch(s); }, c.declared(), o);
     if (!counters_here(m)) return;
     const std::string how = graph ? "graph: " : "stream: ";
-    MESSAGE(how << m.counters.ranges << " ranges (" << cp::counters::to_string(m.counters.range)
-                << ")");
+    MESSAGE(how << m.counters.ranges << " ranges ("
+                << std::string(cp::counters::to_string(m.counters.range)) << ")");
     CHECK(m.counters.range ==
           (graph ? cp::counters::range_kind::sample : cp::counters::range_kind::kernel));
     CHECK(m.counters.ranges == (graph ? 1u : 2u));
@@ -142,7 +142,7 @@ CUPROBE_GPU_TEST_CASE("a 'DRAM' copy the L2 holds is cache_resident, confirmed b
   if (!counters_here(m)) return;
   bool counted = false;
   for (const auto& f : m.flags) {
-    MESSAGE(cp::to_string(f.code) << ": " << f.message);
+    MESSAGE(std::string(cp::to_string(f.code)) << ": " << f.message);
     counted = counted || (f.code == cp::flag_code::cache_resident &&
                           f.message.find("the L2 served the rest") != std::string::npos);
   }

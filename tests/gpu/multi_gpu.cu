@@ -70,8 +70,8 @@ CUPROBE_GPU_TEST_CASE("transfers within device 0: every method, both directions,
       o.nominal_bytes_per_s = 1e9;  // far below a local copy: the flag must fire
       o.link = "a made-up 1 GB/s link";
       const auto r = cuprobe::measure_peer<>(b, 0, o);
-      MESSAGE(cuprobe::to_string(m) << (both ? " both" : " one") << ": " << r.m.gb_per_s()
-                                    << " GB/s, " << r.check.message);
+      MESSAGE(std::string(cuprobe::to_string(m)) << (both ? " both" : " one") << ": "
+                                                 << r.m.gb_per_s() << " GB/s, " << r.check.message);
       CHECK(r.check.ok);
       CHECK(r.m.gb_per_s() > 0);
       REQUIRE(r.fraction_of_link);

@@ -46,8 +46,9 @@ TEST_CASE("transfers between GPU 0 and GPU 1: every method, both directions, che
         o.nominal_bytes_per_s = node.nominal(0, 1);
         o.link = node.link(0, 1);
         const auto r = cuprobe::measure_peer<>(b, from, o);
-        MESSAGE(cuprobe::to_string(m) << " from " << from << (bidir ? " both" : " one") << ": "
-                                      << r.m.gb_per_s() << " GB/s, " << r.check.message);
+        MESSAGE(std::string(cuprobe::to_string(m))
+                << " from " << from << (bidir ? " both" : " one") << ": " << r.m.gb_per_s()
+                << " GB/s, " << r.check.message);
         CHECK(r.check.ok);
         if (r.fraction_of_link && m == peer_method::copy_engine)
           CUPROBE_TIMING_CHECK(*r.fraction_of_link <= 1.0);

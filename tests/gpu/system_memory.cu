@@ -30,7 +30,7 @@ CUPROBE_GPU_TEST_CASE("visibility: .cv sees the host's write on mapped host memo
   const auto v = ex::visibility_test(o);
   REQUIRE(v.size() == 10);
   for (const auto& p : v) {
-    MESSAGE(gen::to_string(p.placement)
+    MESSAGE(std::string(gen::to_string(p.placement))
             << " " << p.instruction << ": saw change " << p.seen.saw_change << ", concurrent "
             << p.seen.concurrent << ", " << p.seen.polls << " polls, " << p.seen.elapsed_ns
             << " ns");
