@@ -6,6 +6,7 @@
 # (tools/gpu_model.py: "NVIDIA H100 80GB HBM3" -> h100-80gb-hbm3).
 #
 #   scripts/gpu-check.sh [quick|full|sanitize] [example ...]
+#   scripts/gpu-check.sh list        the examples a run takes by default, one per line
 #
 #   quick (default)  every example in its --quick setting, then the sanitizer pass
 #   full             every example with --full (results and plots as committed under
@@ -28,7 +29,8 @@
 #
 # The sanitizer pass runs memcheck, racecheck, synccheck and initcheck over every GPU test
 # binary (but the death and fault tests: their children fault on purpose) and every example
-# (examples with --small: arrays small enough for the instrumented run), several at a time
+# (examples with --small, arrays small enough for the instrumented run, and CUPROBE_PROFILE=1,
+# every measurement one call: each kernel runs, without the repeats), several at a time
 # (CUPROBE_SANITIZE_JOBS, 6), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
 # CUPROBE_SANITIZE_TOTAL (3000), under CUPROBE_UNDER_SANITIZER=1 (timing assertions are
 # skipped there, visibly: cuprobe/testing/doctest.cuh), and tabulates the errors each reports
@@ -49,6 +51,13 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 mode="${1:-quick}"
 shift || true
+# Every example a set holds, in the order they run (device_report first: it writes the record
+# the others' ceilings read). `scripts/gpu-check.sh list` prints it (scripts/reference-part.sh).
+all_examples=(device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder
+              cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns
+              teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings
+              teach_counters peer_memory collectives)
+if [ "$mode" = list ]; then printf '%s\n' "${all_examples[@]}"; exit 0; fi
 OUT="${OUT:-$PWD/gpu-check-out}"
 mkdir -p "$OUT"
 log="$OUT/gpu-check.log"
@@ -62,10 +71,12 @@ for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" / ; done
 
 say "gpu-check: mode=$mode commit=${CUPROBE_GIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)} date=$(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$log" 2>&1
-# The card (the first the CUDA runtime sees) and its reference folder, by the library's rule.
-card_name="$(nvidia-smi --query-gpu=name --format=csv,noheader -i "${CUDA_VISIBLE_DEVICES%%,*}" 2>/dev/null | head -1)"
+# The card (the first the CUDA runtime sees: CUDA_VISIBLE_DEVICES' first entry, else nvidia-smi's
+# first) and its reference folder, by the library's rule.
+first_visible="${CUDA_VISIBLE_DEVICES:-}"; first_visible="${first_visible%%,*}"
+card_name="$(nvidia-smi --query-gpu=name --format=csv,noheader ${first_visible:+-i "$first_visible"} 2>/dev/null | head -1)"
 [ -n "$card_name" ] || card_name="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-card_uuid="$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i "${CUDA_VISIBLE_DEVICES%%,*}" 2>/dev/null | head -1)"
+card_uuid="$(nvidia-smi --query-gpu=uuid --format=csv,noheader ${first_visible:+-i "$first_visible"} 2>/dev/null | head -1)"
 [ -n "$card_uuid" ] || card_uuid="$(nvidia-smi --query-gpu=uuid --format=csv,noheader 2>/dev/null | head -1)"
 card_folder="$([ -n "$card_name" ] && python3 tools/gpu_model.py folder "$card_name")"
 say "card: ${card_name:-none found} ${card_uuid:-} (reference folder docs/results/${card_folder:-?})"
@@ -127,7 +138,7 @@ fi
 examples=("$@")
 if [ ${#examples[@]} -eq 0 ]; then
   examples=()
-  for e in device_report timers fma_throughput instruction_table dram_bandwidth latency_ladder cache_bandwidth memory_ordering tma dsm wgmma gemm system_memory access_patterns teach_tma_stream teach_wgmma_peak teach_pointer_chase teach_cache_stream teach_ceilings teach_counters peer_memory collectives; do
+  for e in "${all_examples[@]}"; do
     [ -x "build/hopper/examples/$e" ] && examples+=("$e")
   done
 fi
@@ -262,7 +273,10 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
     # cuBLASLt's kernels (nvjet_*), and with --kernel-name kns=gemm_kernel the sanitizer crashed
     # in cuBLASLt (both seen on the H200): racecheck runs gemm without the peer (--peer 0).
     local args=("${@:2}"); [ "$tool" = racecheck ] && [ "$name" = gemm ] && args+=(--peer 0)
-    (cd "$sdir" && CUPROBE_UNDER_SANITIZER=1 timeout "${CUPROBE_SANITIZE_LIMIT:-240}" \
+    # The examples run in profile mode (CUPROBE_PROFILE=1: every measurement one call, no warm-up,
+    # no graph): each kernel once is what the tools need, not the samples a figure needs.
+    local profile=0; case "$1" in */examples/*) profile=1 ;; esac
+    (cd "$sdir" && CUPROBE_PROFILE=$profile CUPROBE_UNDER_SANITIZER=1 timeout "${CUPROBE_SANITIZE_LIMIT:-240}" \
       "$san" --tool "$tool" "${extra[@]}" --print-limit 20 "$root/$1" "${args[@]}" > "$out" 2>&1)
     local rc=$?
     local n; n="$(grep -oE "ERROR SUMMARY: [0-9]+" "$out" | tail -1 | grep -oE "[0-9]+$")"

@@ -2,7 +2,9 @@
 """host tier: tools/validate_results.py, plot.py, results_md.py, ncu_table.py on bad and good
 input, the pure parts and refusals of the peer tools (torch_collectives.py, sparse_peer.py), and
 scripts/reference-set.sh on a set made of two parts (and refusing parts of two commits; without
-OUT_DIR, into docs/results/<the summary's GPU model>), tools/gpu_model.py's folder rule, and
+OUT_DIR, into docs/results/<the summary's GPU model>), scripts/reference-part.sh's three parts
+(every example once; one part packed, against a stand-in gpu-check.sh), tools/gpu_model.py's
+folder rule, and
 results_md.py's computed staleness section ("Code changed since this set was made") on a
 throwaway git repository: a changed header, a new one, nothing changed, a commit the checkout
 lacks, no git checkout, no git at all.
@@ -720,6 +722,52 @@ def check_reference_set(d):
     return []
 
 
+# scripts/reference-part.sh: the three parts of a set; together they run every example of
+# `scripts/gpu-check.sh list` once, the gpu tier, the sanitizer pass and the three ncu views. One
+# part runs against a stand-in gpu-check.sh (a scratch tree): its steps' archives are packed, in
+# order, into one, with each step's log beside it.
+def check_reference_parts(d):
+    import tarfile
+    part = ["bash", os.path.join(root, "scripts", "reference-part.sh")]
+    code, out = run(part + ["--list"])
+    steps = [line.split(": ", 1)[1].split() for line in out.splitlines() if line.startswith("part ")]
+    code2, listed = run(["bash", os.path.join(root, "scripts", "gpu-check.sh"), "list"])
+    examples = listed.split()
+    ran = [e for s in steps if s[0] == "ex" for e in s[1:]]
+    if code or code2 or sorted(ran) != sorted(examples) or len(examples) < 20:
+        failures.append(f"reference-part --list: the parts' examples {ran} are not gpu-check's "
+                        f"{examples} once each (exit {code}, {code2})")
+    kinds = sorted(s[0] for s in steps)
+    if kinds.count("tier") != 1 or kinds.count("san") != 1:
+        failures.append(f"reference-part --list: not one tier and one sanitizer step: {steps}")
+    viewed = sorted(e for s in steps if s[0] == "ncu" for e in s[1:])
+    if viewed != ["device_report", "dram_bandwidth", "wgmma"]:
+        failures.append(f"reference-part --list: the ncu views are {viewed}")
+    expect("reference-part, a bad part", part + ["4"], 2)
+    # One part against a stand-in gpu-check.sh that writes an archive named by its arguments.
+    tree = os.path.join(d, "tree")
+    os.makedirs(os.path.join(tree, "scripts"))
+    shutil.copy(os.path.join(root, "scripts", "reference-part.sh"), os.path.join(tree, "scripts"))
+    write(os.path.join(tree, "scripts", "gpu-check.sh"),
+          '#!/usr/bin/env bash\n[ "$1" = list ] && { echo device_report; echo timers; echo wgmma; '
+          'echo dram_bandwidth; echo access_patterns; echo collectives; exit 0; }\n'
+          'r=$(mktemp -d); n=$(echo "$*" | tr " " _); echo "$*" > "$r/$n.txt"; echo same > "$r/card.txt"\n'
+          'tar -czf "$OUT/results.tgz" -C "$r" .; echo log > "$OUT/gpu-check.log"\n'
+          'echo "==================== gpu-check summary ($1) ===================="\n')
+    os.chmod(os.path.join(tree, "scripts", "gpu-check.sh"), 0o755)
+    out_dir = os.path.join(d, "out")
+    code, out = run(["env", f"OUT={out_dir}", "bash", os.path.join(tree, "scripts", "reference-part.sh"), "1"])
+    arc = os.path.join(out_dir, "part-1.tgz")
+    names = sorted(os.path.basename(n) for n in tarfile.open(arc).getnames()) if os.path.isfile(arc) else []
+    want = ["card.txt", "full_device_report.txt", "full_device_report_timers.txt", "sanitize.txt"]
+    if code or [n for n in names if n.endswith(".txt")] != want:
+        failures.append(f"reference-part 1: exit {code}, the archive holds {names}, not {want}: {out}")
+    logs = sorted(f for f in os.listdir(out_dir) if f.endswith(".log.gz")) if os.path.isdir(out_dir) else []
+    if logs != ["part-1-1-tier.log.gz", "part-1-2-ex.log.gz", "part-1-3-ncu.log.gz"]:
+        failures.append(f"reference-part 1: the steps' logs are {logs}")
+    return []
+
+
 # tools/sanitizer_table.py: a run list merged and tabulated; a bad line refused with one sentence.
 def check_sanitizer_table(d):
     tool = [sys.executable, os.path.join(TOOLS, "sanitizer_table.py")]
@@ -768,7 +816,8 @@ with tempfile.TemporaryDirectory() as tmp:
     sections = {}
     for name, fn in (("validate", check_validator), ("plot", check_plot), ("results_md", check_results_md),
                      ("ncu_table", check_ncu_table), ("peer_tools", check_peer_tools),
-                     ("reference_set", check_reference_set), ("sanitizer_table", check_sanitizer_table), ("gpu_model", check_gpu_model),
+                     ("reference_set", check_reference_set), ("reference_parts", check_reference_parts),
+                     ("sanitizer_table", check_sanitizer_table), ("gpu_model", check_gpu_model),
                      ("staleness", check_staleness)):
         os.makedirs(os.path.join(tmp, name))
         sections[name] = fn(os.path.join(tmp, name)) or []
