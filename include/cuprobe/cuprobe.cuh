@@ -24,6 +24,7 @@
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/json_parse.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/core/version.cuh"
 #include "cuprobe/core/watchdog.cuh"

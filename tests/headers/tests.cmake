@@ -42,9 +42,16 @@ endfunction()
 # A public header sees include/ only; a suite header sees suite/ as well. A library header's test
 # is named by its path below cuprobe/, a suite header's by its whole include path
 # (cuprobe_suite/access.cuh).
+# impl/ files are parts of their header (core/linkage.cuh), not headers of their own; the
+# implementation header is for a program built with CUPROBE_SEPARATE_COMPILATION.
+list(FILTER _cuprobe_headers EXCLUDE REGEX "/impl/")
 foreach(h IN LISTS _cuprobe_headers)
   string(REGEX REPLACE "^cuprobe/" "" short "${h}")
-  _cuprobe_header_alone_test(host.header_alone.${short} "${h}")
+  if(h STREQUAL "cuprobe/implementation.cuh")
+    _cuprobe_header_alone_test(host.header_alone.${short} "${h}" -DCUPROBE_SEPARATE_COMPILATION)
+  else()
+    _cuprobe_header_alone_test(host.header_alone.${short} "${h}")
+  endif()
 endforeach()
 foreach(h IN LISTS _cuprobe_suite_headers)
   _cuprobe_header_alone_test(host.header_alone.${h} "${h}" "-I${PROJECT_SOURCE_DIR}/suite")

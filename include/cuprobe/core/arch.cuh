@@ -37,6 +37,7 @@
 #include <string>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe::arch {
 
@@ -100,24 +101,10 @@ __global__ void image_probe_kernel() {}
 /// The architecture (e.g. 90) of the machine code the runtime picked for this program on the
 /// current device, or throws cuprobe::error with a sentence when the program holds no code the
 /// device can run (built for a newer GPU than the one present).
-inline int check_kernel_image() {
-  cudaFuncAttributes attr{};
-  cudaError_t e = cudaFuncGetAttributes(&attr, detail::image_probe_kernel<0>);
-  if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction ||
-      e == cudaErrorUnsupportedPtxVersion) {
-    (void)cudaGetLastError();
-    int dev = 0, major = 0, minor = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
-    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
-    throw error("cuprobe: this program holds no code for the GPU present (compute capability " +
-                    std::to_string(major) + "." + std::to_string(minor) +
-                    "); rebuild it for that GPU, e.g. -DCMAKE_CUDA_ARCHITECTURES=" +
-                    std::to_string(major * 10 + minor) + " (" + cudaGetErrorName(e) + ")",
-                static_cast<int>(e));
-  }
-  CUPROBE_CHECK(e);
-  return attr.binaryVersion;
-}
+CUPROBE_DECL int check_kernel_image();
 
 }  // namespace cuprobe::arch
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/arch.cuh"
+#endif

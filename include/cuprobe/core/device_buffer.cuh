@@ -22,17 +22,14 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe {
 
 namespace detail {
 /// "1.50 GiB (1610612736 bytes)": an allocation size in a message.
-inline std::string bytes_text(double b) {
-  char s[96];
-  std::snprintf(s, sizeof s, "%.2f GiB (%.0f bytes)", b / 1073741824.0, b);
-  return s;
-}
+CUPROBE_DECL std::string bytes_text(double b);
 }  // namespace detail
 
 /// Makes `ordinal` the current device for the scope's lifetime and restores the previous one
@@ -40,14 +37,7 @@ inline std::string bytes_text(double b) {
 class scoped_device {
  public:
   /// Switches to `ordinal` (nothing when it is negative or already current).
-  explicit scoped_device(int ordinal) {
-    if (ordinal < 0) return;
-    CUPROBE_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != ordinal)
-      CUPROBE_CHECK(cudaSetDevice(ordinal));
-    else
-      previous_ = -1;
-  }
+  CUPROBE_DECL explicit scoped_device(int ordinal);
   scoped_device(const scoped_device&) = delete;
   scoped_device& operator=(const scoped_device&) = delete;
   ~scoped_device() {
@@ -147,10 +137,7 @@ __global__ void fill_random_kernel(T* p, std::size_t n, std::uint64_t seed, T lo
     p[i] = random_value(seed, i, lo, hi);
 }
 
-inline unsigned fill_grid(std::size_t n) {
-  const std::size_t blocks = (n + 255) / 256;
-  return static_cast<unsigned>(blocks < 4096 ? (blocks ? blocks : 1) : 4096);
-}
+CUPROBE_DECL unsigned fill_grid(std::size_t n);
 
 }  // namespace detail
 
@@ -381,3 +368,7 @@ class rotation_set {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/device_buffer.cuh"
+#endif

@@ -7,6 +7,7 @@
 // Driver error names are looked up through cudaGetDriverEntryPointByVersion, so nothing links
 // against libcuda.
 #pragma once
+#include "cuprobe/core/linkage.cuh"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -21,12 +22,7 @@ namespace detail {
 /// `m` with exactly one "cuprobe: " in front: a repeated prefix is dropped, and a message that
 /// starts with a qualified name ("cuprobe::hopper::launch: ...") keeps the name without the
 /// namespace ("cuprobe: hopper::launch: ...").
-inline std::string one_prefix(std::string m) {
-  static const std::string p = "cuprobe: ";
-  while (m.compare(0, p.size(), p) == 0) m.erase(0, p.size());
-  if (m.compare(0, 9, "cuprobe::") == 0) m.erase(0, 9);
-  return p + m;
-}
+CUPROBE_DECL std::string one_prefix(std::string m);
 }  // namespace detail
 
 /// Every failure cuprobe reports on the host is a cuprobe::error. Its message starts with one
@@ -53,70 +49,23 @@ inline std::string where(const char* file, int line) {
   return std::string(file) + ":" + std::to_string(line);
 }
 
-inline std::string describe(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
-}
+CUPROBE_DECL std::string describe(cudaError_t e);
 
-inline std::string describe(CUresult r) {
-  using name_fn = CUresult (*)(CUresult, const char**);
-  static name_fn get_name = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuGetErrorName", &fn, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      fn = nullptr;
-    return reinterpret_cast<name_fn>(fn);
-  }();
-  static name_fn get_string = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    if (cudaGetDriverEntryPointByVersion("cuGetErrorString", &fn, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess ||
-        q != cudaDriverEntryPointSuccess)
-      fn = nullptr;
-    return reinterpret_cast<name_fn>(fn);
-  }();
-  const char* name = nullptr;
-  const char* text = nullptr;
-  if (get_name) get_name(r, &name);
-  if (get_string) get_string(r, &text);
-  std::string out = name ? name : ("CUresult " + std::to_string(static_cast<int>(r)));
-  if (text) out += std::string(" (") + text + ")";
-  return out;
-}
+CUPROBE_DECL std::string describe(CUresult r);
 
 /// The sentence every "no GPU" failure gives, wherever it is found (require_gpu, and any CUDA
 /// call that fails with no device or no driver).
-inline std::string no_gpu_sentence(cudaError_t e) {
-  return std::string("cuprobe: no CUDA GPU is visible to this process (") + cudaGetErrorName(e) +
-         "); run it on a machine with an NVIDIA GPU and its driver, or check "
-         "CUDA_VISIBLE_DEVICES.";
-}
+CUPROBE_DECL std::string no_gpu_sentence(cudaError_t e);
 
-inline bool means_no_gpu(cudaError_t e) {
-  return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
-         e == cudaErrorInvalidDevice || e == cudaErrorDevicesUnavailable;
-}
+CUPROBE_DECL bool means_no_gpu(cudaError_t e);
 
 /// True for the CUDA errors a kernel's fault leaves behind (an illegal address or instruction,
 /// a trap, an assert, a misaligned or out-of-space access, a launch failure): the context is
 /// lost, and every later call of the process fails with the same error.
-inline bool is_device_fault(int code) {
-  for (int c :
-       {cudaErrorIllegalAddress, cudaErrorLaunchFailure, cudaErrorAssert,
-        cudaErrorHardwareStackError, cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,
-        cudaErrorInvalidAddressSpace, cudaErrorInvalidPc, cudaErrorLaunchTimeout})
-    if (code == c) return true;
-  return false;
-}
+CUPROBE_DECL bool is_device_fault(int code);
 
 /// What to do after a device fault, as the end of a sentence.
-inline const char* device_fault_advice() {
-  return "the kernel faulted and the GPU context is lost; rebuild without NDEBUG (CMake's Debug) "
-         "for cuprobe's device checks, which name the fault, or run the program under "
-         "compute-sanitizer (memcheck) to find the access";
-}
+CUPROBE_DECL const char* device_fault_advice();
 
 inline bool failed(cudaError_t e) { return e != cudaSuccess; }
 inline bool failed(CUresult r) { return r != CUDA_SUCCESS; }
@@ -163,3 +112,7 @@ inline bool& gpu_context_lost() {
 /// Checks the launch just made (cudaGetLastError) and names the kernel in the message.
 #define CUPROBE_CHECK_LAUNCH(what) \
   ::cuprobe::detail::check(cudaGetLastError(), "launch of " what, __FILE__, __LINE__)
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/error.cuh"
+#endif

@@ -18,31 +18,20 @@
 #include <string>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
 /// Writes `text` to `path` (throws cuprobe::error naming the path and the reason on failure).
-inline void write_text(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  require(f != nullptr, "cannot open '" + path + "' for writing: " + std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  require(ok && closed, "could not write '" + path + "': " + std::strerror(errno));
-}
+CUPROBE_DECL void write_text(const std::string& path, const std::string& text);
 
 /// Throws cuprobe::error when `path` cannot be written, naming `what` (e.g. the option that
 /// gave it) and the reason. Leaves an existing file as it is; creates no file that was not
 /// there.
-inline void require_writable(const std::string& path, const std::string& what) {
-  require(!path.empty(), what + ": the output path is empty");
-  struct stat st {};
-  const bool existed = ::stat(path.c_str(), &st) == 0;
-  require(!(existed && S_ISDIR(st.st_mode)),
-          what + ": '" + path + "' is a directory; give a file name");
-  std::FILE* f = std::fopen(path.c_str(), "ab");
-  require(f != nullptr, what + ": cannot write '" + path + "': " + std::strerror(errno));
-  std::fclose(f);
-  if (!existed) ::unlink(path.c_str());
-}
+CUPROBE_DECL void require_writable(const std::string& path, const std::string& what);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/file.cuh"
+#endif

@@ -32,19 +32,14 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
 /// The kinds of host memory (see the file comment).
 enum class host_memory { pageable, pinned, mapped, registered };
 
-inline const char* to_string(host_memory k) {  ///< The name of a kind, as reports print it.
-  return k == host_memory::pageable     ? "pageable"
-         : k == host_memory::pinned     ? "pinned"
-         : k == host_memory::mapped     ? "mapped"
-         : k == host_memory::registered ? "registered"
-                                        : "?";
-}
+CUPROBE_DECL const char* to_string(host_memory k);  ///< The name of a kind, as reports print it.
 
 /// True for the kinds GPU threads can address (mapped, registered).
 constexpr bool device_accessible(host_memory k) {
@@ -52,10 +47,7 @@ constexpr bool device_accessible(host_memory k) {
 }
 
 /// The host's page size (sysconf), 4096 when it does not say.
-inline std::size_t host_page_bytes() {
-  const long p = sysconf(_SC_PAGESIZE);
-  return p > 0 ? static_cast<std::size_t>(p) : 4096;
-}
+CUPROBE_DECL std::size_t host_page_bytes();
 
 /// Owns `size()` elements of T in host memory of one kind. Move-only.
 template <class T>
@@ -187,3 +179,7 @@ class host_buffer {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/host_buffer.cuh"
+#endif

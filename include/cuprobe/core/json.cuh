@@ -24,6 +24,7 @@
 
 #include "cuprobe/core/box.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -52,12 +53,7 @@ class json {
   json(std::string s) : kind_(kind::string), s_(std::move(s)) {}  ///< A string.
 
   /// An array of the given values.
-  static json array(std::initializer_list<json> items = {}) {
-    json j;
-    j.kind_ = kind::array;
-    j.a_.emplace(items);
-    return j;
-  }
+  CUPROBE_DECL static json array(std::initializer_list<json> items = {});
   /// An array of the values of a vector.
   template <class T>
   static json array_of(const std::vector<T>& items) {
@@ -66,12 +62,7 @@ class json {
     return j;
   }
   /// An empty object.
-  static json object() {
-    json j;
-    j.kind_ = kind::object;
-    j.o_.emplace();
-    return j;
-  }
+  CUPROBE_DECL static json object();
 
   kind type() const noexcept { return kind_; }                       ///< What the value holds.
   bool is_null() const noexcept { return kind_ == kind::null; }      ///< True for null.
@@ -82,24 +73,15 @@ class json {
   bool is_string() const noexcept { return kind_ == kind::string; }  ///< True for a string.
 
   /// The number (an integer as a double); throws cuprobe::error for any other kind.
-  double as_number() const {
-    require(is_number(), "json: not a number");
-    return kind_ == kind::integer ? static_cast<double>(i_) : d_;
-  }
+  CUPROBE_DECL double as_number() const;
   /// The integer; throws cuprobe::error for any other kind.
-  long long as_integer() const {
-    require(kind_ == kind::integer, "json: not an integer");
-    return i_;
-  }
+  CUPROBE_DECL long long as_integer() const;
   /// The string; throws cuprobe::error for any other kind.
   const std::string& as_string() const {
     require(is_string(), "json: not a string");
     return s_;
   }
-  bool as_bool() const {  ///< The bool; throws cuprobe::error for any other kind.
-    require(kind_ == kind::boolean, "json: not a boolean");
-    return b_;
-  }
+  CUPROBE_DECL bool as_bool() const;  ///< The bool; throws cuprobe::error for any other kind.
 
   /// Object member, created (null) when missing. A null value becomes an object first.
   json& operator[](const std::string& key) {
@@ -111,37 +93,17 @@ class json {
     return o_->back().second;
   }
   /// Object member or nullptr.
-  const json* find(const std::string& key) const {
-    if (!is_object()) return nullptr;
-    for (const auto& kv : *o_)
-      if (kv.first == key) return &kv.second;
-    return nullptr;
-  }
+  CUPROBE_DECL const json* find(const std::string& key) const;
   /// Object member; throws cuprobe::error when missing.
-  const json& at(const std::string& key) const {
-    const json* j = find(key);
-    require(j != nullptr, "json: no member '" + key + "'");
-    return *j;
-  }
+  CUPROBE_DECL const json& at(const std::string& key) const;
   /// The members of an object, in insertion order.
-  const object_t& items() const {
-    require(is_object(), "json: items() of a non-object");
-    return *o_;
-  }
-  void push_back(json v) {  ///< Appends to an array (a null value becomes an array first).
-    if (kind_ == kind::null) *this = array();
-    require(is_array(), "json: push_back on a non-array");
-    a_->push_back(std::move(v));
-  }
+  CUPROBE_DECL const object_t& items() const;
+  CUPROBE_DECL void push_back(
+      json v);  ///< Appends to an array (a null value becomes an array first).
   /// The elements of an array.
-  const array_t& elements() const {
-    require(is_array(), "json: elements() of a non-array");
-    return *a_;
-  }
+  CUPROBE_DECL const array_t& elements() const;
   /// The number of elements or members (0 for any other kind).
-  std::size_t size() const noexcept {
-    return is_array() ? a_->size() : is_object() ? o_->size() : 0;
-  }
+  CUPROBE_DECL std::size_t size() const noexcept;
 
   /// The JSON text. indent < 0: one line; otherwise pretty-printed with that many spaces.
   std::string dump(int indent = -1) const {
@@ -151,118 +113,14 @@ class json {
   }
 
   /// `s` as a JSON string literal, quoted and escaped.
-  static std::string quote(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-    }
-    return out + "\"";
-  }
+  CUPROBE_DECL static std::string quote(const std::string& s);
 
   /// `d` as JSON text: the shortest form that reads back the same; null when not finite.
-  static std::string number_text(double d) {
-    if (!std::isfinite(d)) return "null";
-    char buf[32];
-    if (d == std::floor(d) && std::fabs(d) < 1e15) {  // integral values without an exponent
-      std::snprintf(buf, sizeof buf, "%.0f", d);
-      return buf;
-    }
-    std::snprintf(buf, sizeof buf, "%.17g", d);
-    // Prefer the shortest form that reads back to the same double.
-    for (int p = 6; p < 17; ++p) {
-      char shorter[32];
-      std::snprintf(shorter, sizeof shorter, "%.*g", p, d);
-      if (std::strtod(shorter, nullptr) == d) return shorter;
-    }
-    return buf;
-  }
+  CUPROBE_DECL static std::string number_text(double d);
 
  private:
-  static void newline(std::string& out, int indent, int depth) {
-    if (indent < 0) return;
-    out += '\n';
-    out.append(static_cast<std::size_t>(indent * depth), ' ');
-  }
-  void write(std::string& out, int indent, int depth) const {
-    switch (kind_) {
-      case kind::null:
-        out += "null";
-        break;
-      case kind::boolean:
-        out += b_ ? "true" : "false";
-        break;
-      case kind::integer:
-        out += std::to_string(i_);
-        break;
-      case kind::number:
-        out += number_text(d_);
-        break;
-      case kind::string:
-        out += quote(s_);
-        break;
-      case kind::array: {
-        out += '[';
-        bool first = true;
-        // Arrays of plain numbers stay on one line: sample lists remain readable.
-        bool flat = true;
-        for (const auto& v : *a_) flat = flat && !v.is_array() && !v.is_object();
-        for (const auto& v : *a_) {
-          if (!first) out += flat || indent < 0 ? (indent < 0 ? "," : ", ") : ",";
-          if (!flat) newline(out, indent, depth + 1);
-          v.write(out, indent, depth + 1);
-          first = false;
-        }
-        if (!flat && !a_->empty()) newline(out, indent, depth);
-        out += ']';
-        break;
-      }
-      case kind::object: {
-        out += '{';
-        bool first = true;
-        for (const auto& kv : *o_) {
-          if (!first) out += ',';
-          newline(out, indent, depth + 1);
-          out += quote(kv.first);
-          out += indent < 0 ? ":" : ": ";
-          kv.second.write(out, indent, depth + 1);
-          first = false;
-        }
-        if (!o_->empty()) newline(out, indent, depth);
-        out += '}';
-        break;
-      }
-    }
-  }
+  CUPROBE_DECL static void newline(std::string& out, int indent, int depth);
+  CUPROBE_DECL void write(std::string& out, int indent, int depth) const;
 
   kind kind_ = kind::null;
   bool b_ = false;
@@ -274,3 +132,7 @@ class json {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/json.cuh"
+#endif

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -17,9 +18,7 @@ namespace cuprobe {
 /// sample pays the launch once per pass) or `in_kernel` (the kernel makes several passes in one
 /// launch). The runner divides samples accordingly; gen/ kernels pick their loop from it.
 enum class loop_mode { launches, in_kernel };
-inline const char* to_string(loop_mode m) {  ///< "launches" or "in_kernel".
-  return m == loop_mode::launches ? "launches" : "in_kernel";
-}
+CUPROBE_DECL const char* to_string(loop_mode m);  ///< "launches" or "in_kernel".
 
 /// Grid, block and dynamic shared memory of one launch.
 struct launch_shape {
@@ -27,9 +26,7 @@ struct launch_shape {
   dim3 block{1, 1, 1};           ///< threads per block
   std::size_t dynamic_smem = 0;  ///< dynamic shared memory per block, bytes
 
-  unsigned long long threads() const {  ///< Threads in the whole launch.
-    return 1ull * grid.x * grid.y * grid.z * block.x * block.y * block.z;
-  }
+  CUPROBE_DECL unsigned long long threads() const;  ///< Threads in the whole launch.
   unsigned block_threads() const { return block.x * block.y * block.z; }  ///< Threads per block.
   /// Blocks in the grid.
   unsigned long long blocks() const { return 1ull * grid.x * grid.y * grid.z; }
@@ -83,3 +80,7 @@ inline unsigned grid_for(int sm_count, int blocks_per_sm) {
 }
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/launch.cuh"
+#endif

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -38,50 +39,17 @@ struct summary {
   std::vector<double> sorted;  ///< the samples, ascending
 
   /// The q-th percentile (0..100), interpolated linearly between closest ranks.
-  double percentile(double q) const {
-    require(!sorted.empty(), "percentile of an empty sample set");
-    require(q >= 0 && q <= 100, "percentile: q must be within 0..100");
-    const double pos = q / 100.0 * static_cast<double>(sorted.size() - 1);
-    const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    const double frac = pos - static_cast<double>(lo);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-  }
+  CUPROBE_DECL double percentile(double q) const;
   /// (max - min) / median: the spread the report prints beside the median.
   double spread() const { return median != 0 ? (max - min) / median : 0; }
 };
 
 /// Summarises `samples`; throws cuprobe::error when there are none.
-inline summary summarize(std::vector<double> samples) {
-  require(!samples.empty(), "summarize: no samples");
-  summary s;
-  std::sort(samples.begin(), samples.end());
-  s.count = samples.size();
-  s.min = samples.front();
-  s.max = samples.back();
-  s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(s.count);
-  double ss = 0;
-  for (double v : samples) ss += (v - s.mean) * (v - s.mean);
-  s.stdev = s.count > 1 ? std::sqrt(ss / static_cast<double>(s.count - 1)) : 0.0;
-  s.rel_stdev = s.mean != 0 ? s.stdev / std::fabs(s.mean) : 0.0;
-  s.sorted = std::move(samples);
-  s.median = s.percentile(50);
-  s.p05 = s.percentile(5);
-  s.p10 = s.percentile(10);
-  s.p25 = s.percentile(25);
-  s.p75 = s.percentile(75);
-  s.p90 = s.percentile(90);
-  s.p95 = s.percentile(95);
-  s.p99 = s.percentile(99);
-  return s;
-}
+CUPROBE_DECL summary summarize(std::vector<double> samples);
 
 /// The median of `values` (the mean of the middle two for an even count); throws when empty.
 /// Every median in cuprobe is this one (summarize() uses the same rule).
-inline double median(std::vector<double> values) {
-  require(!values.empty(), "median: no values");
-  return summarize(std::move(values)).median;
-}
+CUPROBE_DECL double median(std::vector<double> values);
 
 /// The two levels of a series taken while a card changed state (a step in power or clock):
 /// which indices of `series` lie below the midpoint of its smallest and largest value (`low`)
@@ -95,14 +63,10 @@ struct two_levels {
   bool stepped() const { return !low.empty() && !high.empty(); }
 };
 /// The two levels of `series` (empty when max / min - 1 is at most `min_step`).
-inline two_levels split_levels(const std::vector<double>& series, double min_step = 0.05) {
-  two_levels r;
-  if (series.empty()) return r;
-  const auto [mn, mx] = std::minmax_element(series.begin(), series.end());
-  if (!(*mn > 0) || *mx / *mn - 1 <= min_step) return r;
-  const double mid = (*mn + *mx) / 2;
-  for (std::size_t i = 0; i < series.size(); ++i) (series[i] < mid ? r.low : r.high).push_back(i);
-  return r;
-}
+CUPROBE_DECL two_levels split_levels(const std::vector<double>& series, double min_step = 0.05);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/stats.cuh"
+#endif

@@ -2,6 +2,7 @@
 // and the git commit of the build (CUPROBE_GIT_SHA: the environment, else the macro, which the
 // examples' CMake sets, "-dirty" when the tree had changes, else "unknown").
 #pragma once
+#include "cuprobe/core/linkage.cuh"
 
 #include <cstdlib>
 #include <string>
@@ -16,12 +17,9 @@ namespace cuprobe {
 inline constexpr const char* version_string = CUPROBE_VERSION_STRING;
 
 /// The git commit of the build: CUPROBE_GIT_SHA from the environment or the compiler, or "unknown".
-inline std::string git_commit() {
-  if (const char* e = std::getenv("CUPROBE_GIT_SHA"); e && *e) return e;
-#ifdef CUPROBE_GIT_SHA
-  return CUPROBE_GIT_SHA;
-#else
-  return "unknown";
-#endif
-}
+CUPROBE_DECL std::string git_commit();
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/version.cuh"
+#endif

@@ -36,6 +36,7 @@
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -51,28 +52,9 @@ inline unsigned& blocks_in_use_bits() {
 /// The process-wide watchdog thread behind watchdog_guard (see the file comment).
 class backstop {
  public:
-  static backstop& get() {
-    static backstop* b = new backstop;  // never destroyed: the thread may outlive main()
-    return *b;
-  }
-  std::uint64_t arm(double deadline_s, std::string sentence) {
-    pthread_mutex_lock(&mu_);
-    if (started_pid_ != getpid()) start();  // first use, or a fork() child (no thread there)
-    const std::uint64_t id = next_++;
-    armed_.push_back({id, deadline_s, std::move(sentence)});
-    pthread_cond_signal(&cv_);
-    pthread_mutex_unlock(&mu_);
-    return id;
-  }
-  void disarm(std::uint64_t id) {
-    pthread_mutex_lock(&mu_);
-    for (std::size_t i = 0; i < armed_.size(); ++i)
-      if (armed_[i].id == id) {
-        armed_.erase(armed_.begin() + static_cast<std::ptrdiff_t>(i));
-        break;
-      }
-    pthread_mutex_unlock(&mu_);
-  }
+  CUPROBE_DECL static backstop& get();
+  CUPROBE_DECL std::uint64_t arm(double deadline_s, std::string sentence);
+  CUPROBE_DECL void disarm(std::uint64_t id);
 
  private:
   struct entry {
@@ -80,44 +62,9 @@ class backstop {
     double deadline_s;
     std::string sentence;
   };
-  backstop() {
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);  // monotonic_s()'s clock
-    pthread_cond_init(&cv_, &a);
-    pthread_condattr_destroy(&a);
-  }
-  void start() {
-    pthread_t t;
-    require(pthread_create(&t, nullptr, &backstop::run, this) == 0,
-            "watchdog: the watchdog thread could not be started");
-    pthread_detach(t);
-    started_pid_ = getpid();
-  }
-  static void* run(void* self) {
-    auto& b = *static_cast<backstop*>(self);
-    pthread_mutex_lock(&b.mu_);
-    for (;;) {
-      if (b.armed_.empty()) {
-        pthread_cond_wait(&b.cv_, &b.mu_);
-        continue;
-      }
-      const entry* first = &b.armed_[0];
-      for (const auto& e : b.armed_)
-        if (e.deadline_s < first->deadline_s) first = &e;
-      const double now = monotonic_s();
-      if (now >= first->deadline_s) {
-        std::fprintf(stderr, "%s\n", first->sentence.c_str());
-        std::fflush(nullptr);
-        _exit(124);
-      }
-      const double until = first->deadline_s;
-      timespec ts{static_cast<time_t>(until),
-                  static_cast<long>((until - double(time_t(until))) * 1e9)};
-      pthread_cond_timedwait(&b.cv_, &b.mu_, &ts);
-    }
-    return nullptr;
-  }
+  CUPROBE_DECL backstop();
+  CUPROBE_DECL void start();
+  CUPROBE_DECL static void* run(void* self);
   pthread_mutex_t mu_ = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t cv_;
   std::vector<entry> armed_;
@@ -128,26 +75,11 @@ class backstop {
 /// The grace the backstop adds to a guard's limit, so that a polled wait throws first.
 inline constexpr double backstop_grace_s = 1.0;
 
-inline double env_seconds(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return 0;
-  char* end = nullptr;
-  const double d = std::strtod(v, &end);
-  return end && *end == '\0' && d > 0 && d < 1e7 ? d : 0;
-}
+CUPROBE_DECL double env_seconds(const char* name);
 
 /// Called once, at the first timeout: at exit, the process ends within the grace with status
 /// 124 should CUDA's teardown wait for the stuck kernel.
-inline void on_context_lost() {
-  if (gpu_context_lost()) return;
-  gpu_context_lost() = true;
-  std::atexit([] {
-    (void)backstop::get().arm(monotonic_s() + backstop_grace_s,
-                              "cuprobe: the process did not end within 1 s of exit() after a GPU "
-                              "wait timed out (CUDA's teardown waits for the stuck kernel); "
-                              "ending it with status 124.");
-  });
-}
+CUPROBE_DECL void on_context_lost();
 }  // namespace detail
 
 /// Records that this process uses `b`, so that a hang sentence names its likely faults
@@ -158,34 +90,11 @@ inline void note_block_in_use(block_in_use b) {
 
 /// The default limit of one wait in seconds: CUPROBE_WATCHDOG_S when set (> 0), else 300 under
 /// compute-sanitizer (CUPROBE_UNDER_SANITIZER set), else 10.
-inline double default_watchdog_s() {
-  if (const double e = detail::env_seconds("CUPROBE_WATCHDOG_S")) return e;
-  const char* san = std::getenv("CUPROBE_UNDER_SANITIZER");
-  return san && *san && std::string(san) != "0" ? 300.0 : 10.0;
-}
+CUPROBE_DECL double default_watchdog_s();
 
 /// The sentence of a wait that did not end: `what` (may be empty) was waited for `waited_s`
 /// seconds, the limit being `limit_s`.
-inline std::string hang_sentence(const std::string& what, double waited_s, double limit_s) {
-  char head[160];
-  std::snprintf(head, sizeof head, "the GPU work has not finished after %.1f s (the limit is %g s",
-                waited_s, limit_s);
-  std::string s = (what.empty() ? std::string() : what + ": ") + head +
-                  ": run_options::watchdog_s or CUPROBE_WATCHDOG_S), so the wait was ended and the "
-                  "GPU context cannot be used again in this process; likely causes: an mbarrier "
-                  "phase that never completes (expect_tx announcing more bytes than the copies "
-                  "deliver, fewer arrivals than init() expects, a wait on the wrong parity), a "
-                  "bulk copy whose size or addresses are not multiples of 16 bytes";
-  const unsigned used = detail::blocks_in_use_bits();
-  if (used & unsigned(block_in_use::tensor_copies))
-    s += ", a tensor copy whose box holds fewer bytes than its barrier expects";
-  if (used & unsigned(block_in_use::clusters))
-    s += ", a cluster barrier or remote arrive that not every CTA of the cluster reaches";
-  return s +
-         ", or a loop that never ends; rebuild without NDEBUG (CMake's Debug) for cuprobe's "
-         "device checks (bounded barrier waits that name the barrier), or run the program "
-         "under compute-sanitizer.";
-}
+CUPROBE_DECL std::string hang_sentence(const std::string& what, double waited_s, double limit_s);
 
 namespace detail {
 /// Polls `done()` (true: finished, or an error to throw) until `limit_s` passes.
@@ -209,28 +118,17 @@ void poll_until(Query done, const std::string& what, double limit_s) {
     }
   }
 }
-inline bool finished(cudaError_t e, const char* call) {
-  if (e == cudaErrorNotReady) return false;
-  (void)cudaGetLastError();
-  if (e != cudaSuccess) detail::check(e, call, __FILE__, __LINE__);
-  return true;
-}
+CUPROBE_DECL bool finished(cudaError_t e, const char* call);
 }  // namespace detail
 
 /// Waits for everything enqueued on `s` (cudaStreamSynchronize, bounded by `limit_s`); a CUDA
 /// error of the work is thrown as CUPROBE_CHECK throws it.
-inline void wait_for(cudaStream_t s, const std::string& what,
-                     double limit_s = default_watchdog_s()) {
-  detail::poll_until([&] { return detail::finished(cudaStreamQuery(s), "cudaStreamQuery"); }, what,
-                     limit_s);
-}
+CUPROBE_DECL void wait_for(cudaStream_t s, const std::string& what,
+                           double limit_s = default_watchdog_s());
 
 /// Waits for `e` to complete (cudaEventSynchronize, bounded by `limit_s`).
-inline void wait_for(cudaEvent_t e, const std::string& what,
-                     double limit_s = default_watchdog_s()) {
-  detail::poll_until([&] { return detail::finished(cudaEventQuery(e), "cudaEventQuery"); }, what,
-                     limit_s);
-}
+CUPROBE_DECL void wait_for(cudaEvent_t e, const std::string& what,
+                           double limit_s = default_watchdog_s());
 
 /// While alive, ends the process (the hang sentence on stderr, status 124) should it not be
 /// destroyed within `limit_s` + 1 s: for code that blocks inside CUDA calls.
@@ -251,12 +149,11 @@ class watchdog_guard {
 };
 
 /// cudaDeviceSynchronize under a watchdog_guard (the device has no query to poll).
-inline void synchronize_device(const std::string& what, double limit_s = default_watchdog_s()) {
-  require(!gpu_context_lost(), what +
-                                   ": an earlier wait timed out, so the GPU context cannot be "
-                                   "used again in this process");
-  watchdog_guard g(what, limit_s);
-  CUPROBE_CHECK(cudaDeviceSynchronize());
-}
+CUPROBE_DECL void synchronize_device(const std::string& what,
+                                     double limit_s = default_watchdog_s());
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/core/impl/watchdog.cuh"
+#endif

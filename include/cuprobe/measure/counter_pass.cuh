@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/cupti.cuh"
 #include "cuprobe/measure/measurement.cuh"
@@ -23,20 +24,10 @@ namespace cuprobe::detail {
 
 /// `o`'s counter request: run_options::counters, else CUPROBE_COUNTERS; "" for none or "none".
 /// Profile mode counts too: its one call, outside ncu (under ncu the profiler says a tool owns it).
-inline std::string counter_spec(const run_options& o) {
-  if (o.counters == "none") return "";
-  if (!o.counters.empty()) return o.counters;
-  const char* e = std::getenv("CUPROBE_COUNTERS");
-  return e && std::string(e) != "none" ? e : "";
-}
+CUPROBE_DECL std::string counter_spec(const run_options& o);
 
 /// True the first time it is called in the process (the kernel-range notice is said once).
-inline bool first_kernel_range_failure() {
-  static bool said = false;
-  const bool first = !said;
-  said = true;
-  return first;
-}
+CUPROBE_DECL bool first_kernel_range_failure();
 
 /// The counter pass of `m` after its timed samples: `once` enqueues one sample (`per_range`
 /// launches x iterations) on `s`, `before` runs outside the ranges (the L2 flush). A failure is
@@ -83,3 +74,7 @@ void counter_pass(measurement& m, Profiler* prof, cudaStream_t s, double per_ran
 }
 
 }  // namespace cuprobe::detail
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/counter_pass.cuh"
+#endif

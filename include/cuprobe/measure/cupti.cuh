@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/counter_sets.cuh"
 
@@ -58,19 +59,7 @@ namespace cuprobe::counters {
 /// NV_NSIGHT_INJECTION_PORT_BASE, other tools CUDA_INJECTION64_PATH; cuprobe's sanitizer pass sets
 /// CUPROBE_UNDER_SANITIZER. A tool not seen here still makes CUPTI refuse with
 /// CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, which profiler says in the same words.
-inline std::string profiler_owner() {
-  const auto set = [](const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v && std::string(v) != "0";
-  };
-  if (set("NV_SANITIZER_INJECTION_PORT_BASE") || set("CUPROBE_UNDER_SANITIZER"))
-    return "another tool owns the profiler (compute-sanitizer)";
-  if (set("NV_NSIGHT_INJECTION_PORT_BASE")) return "another tool owns the profiler (ncu or nsys)";
-  if (set("CUDA_INJECTION64_PATH"))
-    return std::string("another tool owns the profiler (CUDA_INJECTION64_PATH=") +
-           std::getenv("CUDA_INJECTION64_PATH") + ")";
-  return "";
-}
+CUPROBE_DECL std::string profiler_owner();
 
 #if CUPROBE_CUPTI_HEADERS
 
@@ -533,24 +522,13 @@ class profiler {
 
 /// Writes a result's counter data image (result::image) to `path`, for host_config::evaluate
 /// elsewhere (a host test, a later analysis).
-inline void save_image(const result& r, const std::string& path) {
-  require(!r.image.empty(), "counters: the result holds no counter data image to save");
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  require(f != nullptr, "counters: could not write " + path);
-  const bool ok = std::fwrite(r.image.data(), 1, r.image.size(), f) == r.image.size();
-  require(std::fclose(f) == 0 && ok, "counters: could not write " + path);
-}
+CUPROBE_DECL void save_image(const result& r, const std::string& path);
 
 /// Reads a counter data image written by save_image.
-inline std::vector<std::uint8_t> load_image(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  require(f != nullptr, "counters: could not read " + path);
-  std::vector<std::uint8_t> image;
-  std::uint8_t buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;)
-    image.insert(image.end(), buffer, buffer + n);
-  std::fclose(f);
-  return image;
-}
+CUPROBE_DECL std::vector<std::uint8_t> load_image(const std::string& path);
 
 }  // namespace cuprobe::counters
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/cupti.cuh"
+#endif

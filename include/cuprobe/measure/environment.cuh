@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/measure/nvml.cuh"
@@ -30,29 +31,12 @@ struct environment {
   long long throttle_reasons_seen = 0;  ///< OR of power/thermal reason bits seen
 
   /// The lowest SM clock read during the samples, before or after them.
-  std::optional<int> min_sm_clock_mhz() const {
-    std::optional<int> m;
-    auto take = [&](int c) { m = m ? std::min(*m, c) : c; };
-    for (int c : sm_clock_mhz) take(c);
-    if (before.sm_clock_mhz) take(*before.sm_clock_mhz);
-    if (after.sm_clock_mhz) take(*after.sm_clock_mhz);
-    return m;
-  }
+  CUPROBE_DECL std::optional<int> min_sm_clock_mhz() const;
   /// The median of the SM clock readings taken during the samples (else the reading after
   /// them, else before).
-  std::optional<double> median_sm_clock_mhz() const {
-    if (!sm_clock_mhz.empty())
-      return median(std::vector<double>(sm_clock_mhz.begin(), sm_clock_mhz.end()));
-    if (after.sm_clock_mhz) return double(*after.sm_clock_mhz);
-    if (before.sm_clock_mhz) return double(*before.sm_clock_mhz);
-    return std::nullopt;
-  }
+  CUPROBE_DECL std::optional<double> median_sm_clock_mhz() const;
   /// The device's maximum SM clock, as NVML reported it before or after the samples.
-  std::optional<int> max_sm_clock_mhz() const {
-    if (before.max_sm_clock_mhz && after.max_sm_clock_mhz)
-      return std::max(*before.max_sm_clock_mhz, *after.max_sm_clock_mhz);
-    return before.max_sm_clock_mhz ? before.max_sm_clock_mhz : after.max_sm_clock_mhz;
-  }
+  CUPROBE_DECL std::optional<int> max_sm_clock_mhz() const;
 };
 
 /// Reads the current GPU's state through NVML.
@@ -67,10 +51,7 @@ class environment_probe {
   /// The SM clock now, in MHz (unset when unknown).
   std::optional<int> sm_clock_mhz() const { return nvml::instance().sm_clock_mhz(dev_); }
   /// The power/thermal bits of NVML's clock event reasons now (0 when none or unknown).
-  long long throttle_bits() const {
-    const auto r = nvml::instance().clock_event_reasons(dev_);
-    return r ? (*r & throttle_reason_mask) : 0;
-  }
+  CUPROBE_DECL long long throttle_bits() const;
 
  private:
   nvml::device dev_;
@@ -85,16 +66,10 @@ struct node_gpu {
 };
 
 /// Every GPU this process sees, in ordinal order (empty without a GPU; no exception).
-inline std::vector<node_gpu> query_node() {
-  std::vector<node_gpu> v;
-  for (int i = 0; i < device_count(); ++i) {
-    node_gpu g;
-    g.info = device_info::query(i);
-    g.state = nvml::instance().sample(nvml::instance().device_by_uuid(g.info.uuid));
-    g.nvlink = query_nvlink(g.info);
-    v.push_back(std::move(g));
-  }
-  return v;
-}
+CUPROBE_DECL std::vector<node_gpu> query_node();
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/environment.cuh"
+#endif

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/watchdog.cuh"
 
 namespace cuprobe {
@@ -52,7 +53,7 @@ class cuda_event {
 /// One cudaStream_t, RAII (non-blocking with respect to the legacy default stream).
 class cuda_stream {
  public:
-  cuda_stream() { CUPROBE_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  CUPROBE_DECL cuda_stream();
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
   ~cuda_stream() {
@@ -80,12 +81,7 @@ class event_timer {
     wait_for(stop_.get(), what, limit_s);
   }
   /// Milliseconds between start() and stop(), waiting for the stop event.
-  float milliseconds() {
-    stop_.synchronize();
-    float ms = 0;
-    CUPROBE_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
-    return ms;
-  }
+  CUPROBE_DECL float milliseconds();
   double seconds() { return milliseconds() * 1e-3; }        ///< milliseconds() in seconds
   cudaStream_t stream() const noexcept { return stream_; }  ///< the stream it records on
 
@@ -95,3 +91,7 @@ class event_timer {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/event_timer.cuh"
+#endif

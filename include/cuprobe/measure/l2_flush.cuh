@@ -12,6 +12,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -22,9 +23,7 @@ class l2_flush {
   explicit l2_flush(std::size_t l2_bytes = 0)
       : buf_(2 * (l2_bytes ? l2_bytes : device_info::query().l2_bytes)) {}
   /// Writes the whole buffer on `s` (a new byte value each time).
-  void operator()(cudaStream_t s) {
-    CUPROBE_CHECK(cudaMemsetAsync(buf_.data(), ++value_, buf_.bytes(), s));
-  }
+  CUPROBE_DECL void operator()(cudaStream_t s);
   std::size_t bytes() const noexcept { return buf_.bytes(); }  ///< the buffer's size in bytes
 
  private:
@@ -33,3 +32,7 @@ class l2_flush {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/l2_flush.cuh"
+#endif

@@ -27,6 +27,7 @@
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/measure/ceilings.cuh"
 #include "cuprobe/measure/counter_sets.cuh"
@@ -45,13 +46,7 @@ enum class sample_unit {
   value,        ///< a number the kernel computes, not a time (measure_samples())
 };
 /// "seconds", "cycles", "nanoseconds" or "value".
-inline const char* to_string(sample_unit u) {
-  return u == sample_unit::seconds       ? "seconds"
-         : u == sample_unit::cycles      ? "cycles"
-         : u == sample_unit::nanoseconds ? "nanoseconds"
-         : u == sample_unit::value       ? "value"
-                                         : "?";
-}
+CUPROBE_DECL const char* to_string(sample_unit u);
 
 /// What the callable or sampler is told on each call.
 struct launch_context {
@@ -69,20 +64,7 @@ struct launch_context {
 enum class data_source { any, dram, l2, l1, shared };
 
 /// "any", "dram", "l2", "l1", "shared".
-inline const char* to_string(data_source s) {
-  switch (s) {
-    case data_source::dram:
-      return "dram";
-    case data_source::l2:
-      return "l2";
-    case data_source::l1:
-      return "l1";
-    case data_source::shared:
-      return "shared";
-    default:
-      return "any";
-  }
-}
+CUPROBE_DECL const char* to_string(data_source s);
 
 /// What one iteration does, as the user declares it: the rates are derived from this, and the
 /// flags check it against the device (docs/measurement.md lists each flag).
@@ -109,28 +91,11 @@ struct work {
   double bytes() const { return bytes_read + bytes_written; }  ///< bytes read + written
   /// Work that moves `read` + `written` bytes, counted as `accounting` says; with_source and
   /// with_working_set say where from and how many bytes one pass touches.
-  static work bytes_moved(double read, double written, std::string accounting) {
-    work w;
-    w.bytes_read = read;
-    w.bytes_written = written;
-    w.accounting = std::move(accounting);
-    return w;
-  }
+  CUPROBE_DECL static work bytes_moved(double read, double written, std::string accounting);
   /// Work of `flops` FLOP in `instructions` instructions (the ops), counted as `accounting` says.
-  static work flop_count(double flops, double instructions, std::string accounting) {
-    work w;
-    w.flops = flops;
-    w.ops = instructions;
-    w.accounting = std::move(accounting);
-    return w;
-  }
+  CUPROBE_DECL static work flop_count(double flops, double instructions, std::string accounting);
   /// Work of `ops` operations (instructions, hops, ...), counted as `accounting` says.
-  static work op_count(double ops, std::string accounting) {
-    work w;
-    w.ops = ops;
-    w.accounting = std::move(accounting);
-    return w;
-  }
+  CUPROBE_DECL static work op_count(double ops, std::string accounting);
   /// Sets where the bytes come from (source).
   work& with_source(data_source s) {
     source = s;
@@ -153,17 +118,10 @@ struct work {
   }
   /// Declares the sector model: sectors per global load request and, optionally, per store
   /// request (load_sectors_per_request, store_sectors_per_request).
-  work& with_sector_model(std::optional<double> load, std::optional<double> store = {}) {
-    load_sectors_per_request = load;
-    store_sectors_per_request = store;
-    return *this;
-  }
+  CUPROBE_DECL work& with_sector_model(std::optional<double> load,
+                                       std::optional<double> store = {});
   /// Declares the DRAM bytes one iteration is modelled to read and write.
-  work& with_dram_model(double read, double written) {
-    dram_bytes_read = read;
-    dram_bytes_written = written;
-    return *this;
-  }
+  CUPROBE_DECL work& with_dram_model(double read, double written);
 };
 
 /// How the protocol runs. validate_options() (measure/runner.cuh) checks every field against
@@ -216,12 +174,7 @@ struct run_options {
 
   /// The defaults with `warmup` untimed calls and a fixed number of samples: what the
   /// experiments' option structs start from.
-  static run_options fixed(std::size_t warmup, std::size_t samples) {
-    run_options o;
-    o.warmup = warmup;
-    o.stop = stopping_rule::fixed(samples);
-    return o;
-  }
+  CUPROBE_DECL static run_options fixed(std::size_t warmup, std::size_t samples);
 };
 
 /// Rates derived from the median sample and the declared work; unset where they do not apply.
@@ -284,10 +237,11 @@ struct measurement {
   ///@}
 
  private:
-  double known(const std::optional<double>& v, const char* what) const {
-    require(v.has_value(), "measurement '" + name + "' has no such rate: it declared no " + what);
-    return *v;
-  }
+  CUPROBE_DECL double known(const std::optional<double>& v, const char* what) const;
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/measurement.cuh"
+#endif

@@ -19,15 +19,13 @@
 #include <string>
 
 #include "cuprobe/core/host_time.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/measure/measurement.cuh"
 
 namespace cuprobe {
 
 /// True when CUPROBE_PLAN is set to something other than 0 (see the file comment).
-inline bool plan_mode_from_env() {
-  const char* e = std::getenv("CUPROBE_PLAN");
-  return e && *e && std::string(e) != "0";
-}
+CUPROBE_DECL bool plan_mode_from_env();
 
 /// What one measurement's options cost at some seconds per call (plan_cost).
 struct planned_cost {
@@ -38,27 +36,11 @@ struct planned_cost {
 
 /// The cost of `o` at `call_s` seconds per call (a launch, a sampler call, an interleaved round)
 /// and `host_s` seconds of host work per sample (NVML's reads).
-inline planned_cost plan_cost(const run_options& o, double call_s, double host_s = 0) {
-  const stopping_rule& r = o.stop;
-  const double batch = double(std::max<std::size_t>(o.batch, 1)), t = std::max(call_s, 0.0);
-  const double sample_s = t * batch + o.rest_ms * 1e-3 + std::max(host_s, 0.0);
-  double n = double(r.min_samples);
-  if (r.min_time_s > 0 && sample_s > 0) n = std::max(n, std::ceil(r.min_time_s / sample_s));
-  n = std::min(n, double(r.max_samples));
-  if (n * sample_s > r.timeout_s) n = std::max(1.0, std::ceil(r.timeout_s / sample_s));
-  return {double(o.warmup) + n * batch, n, double(o.warmup) * t + n * sample_s};
-}
+CUPROBE_DECL planned_cost plan_cost(const run_options& o, double call_s, double host_s = 0);
 
 /// The line plan mode prints at exit (tests/gpu/plan_runtime.sh parses it).
-inline std::string plan_line(std::size_t measurements, double calls, double sampling_s,
-                             double other_s) {
-  char b[200];
-  std::snprintf(b, sizeof b,
-                "cuprobe plan: measurements=%zu calls=%.0f sampling_s=%.2f other_s=%.2f "
-                "expected_s=%.2f",
-                measurements, calls, sampling_s, other_s, sampling_s + other_s);
-  return b;
-}
+CUPROBE_DECL std::string plan_line(std::size_t measurements, double calls, double sampling_s,
+                                   double other_s);
 
 namespace detail {
 
@@ -71,15 +53,8 @@ class plan_ledger {
     return l;
   }
   /// One measurement: one call of ran_s, host_s of host work per sample.
-  void book(const run_options& o, double ran_s, double host_s = 0) {
-    const planned_cost c = plan_cost(o, ran_s, host_s);
-    ++measurements_, calls_ += c.calls, planned_s_ += c.seconds, ran_s_ += ran_s;
-  }
-  ~plan_ledger() {
-    if (!plan_mode_from_env()) return;
-    const double other = std::max(monotonic_s() - start_s_ - ran_s_, 0.0);
-    std::fprintf(stderr, "%s\n", plan_line(measurements_, calls_, planned_s_, other).c_str());
-  }
+  CUPROBE_DECL void book(const run_options& o, double ran_s, double host_s = 0);
+  CUPROBE_DECL ~plan_ledger();
 
  private:
   std::size_t measurements_ = 0;
@@ -89,3 +64,7 @@ inline const bool plan_ledger_started = (plan_ledger::instance(), true);
 
 }  // namespace detail
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/plan.cuh"
+#endif

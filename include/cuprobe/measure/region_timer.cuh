@@ -20,6 +20,7 @@
 
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/ptx/timer.cuh"
@@ -135,85 +136,27 @@ struct region_stats {
 
 /// The SM clock the records saw, in MHz: the median over the records of %clock64 cycles per
 /// %globaltimer nanosecond (x 1e3); nothing when no record spans both clocks.
-inline std::optional<double> clock_mhz_of(const std::vector<region_record>& records) {
-  std::vector<double> mhz;
-  for (const auto& r : records)
-    if (r.stop_ns > r.start_ns && r.stop_cycles > r.start_cycles)
-      mhz.push_back(double(r.stop_cycles - r.start_cycles) / double(r.stop_ns - r.start_ns) * 1e3);
-  if (mhz.empty()) return std::nullopt;
-  return summarize(mhz).median;
-}
+CUPROBE_DECL std::optional<double> clock_mhz_of(const std::vector<region_record>& records);
 
 /// Host side: owns the records, hands out views, reads and analyses them.
 class region_timer {
  public:
   /// Allocates `capacity` zeroed records (1 .. 2^32 - 1) for regions of this scope.
-  region_timer(region_scope scope, std::size_t capacity) : scope_(scope), buf_(capacity) {
-    require(capacity > 0 && capacity < (1ull << 32), "region_timer: capacity out of range");
-    buf_.zero();
-  }
+  CUPROBE_DECL region_timer(region_scope scope, std::size_t capacity);
   /// What the kernel receives (by value).
-  region_timer_view view() {
-    return region_timer_view{buf_.data(), static_cast<std::uint32_t>(buf_.size()), scope_};
-  }
+  CUPROBE_DECL region_timer_view view();
   void reset(cudaStream_t s = nullptr) { buf_.zero(s); }  ///< clears every record (on `s`)
   /// The records written so far, copied to the host, in slot order.
-  std::vector<region_record> read() const {
-    std::vector<region_record> out;
-    for (const auto& r : buf_.to_host())
-      if (r.valid) out.push_back(r);
-    return out;
-  }
+  CUPROBE_DECL std::vector<region_record> read() const;
 
   /// Median cycles of an empty region with this scope (block of `block_threads`, one block per
   /// SM-sized grid of `blocks`). Kept and reported by analyse().
-  double calibrate_overhead(unsigned blocks = 1, unsigned block_threads = 32) {
-    region_timer probe(scope_, std::size_t(blocks) * block_threads);
-    detail::empty_region_kernel<<<blocks, block_threads>>>(probe.view(), 8);
-    CUPROBE_CHECK_LAUNCH("cuprobe::region_timer empty region");
-    synchronize_device("region_timer::calibrate_overhead");
-    const auto st = probe.analyse(region_overhead::keep);
-    overhead_ = st.cycles.median;
-    return overhead_;
-  }
+  CUPROBE_DECL double calibrate_overhead(unsigned blocks = 1, unsigned block_threads = 32);
   /// The calibrated empty-region cost in cycles (0 before calibrate_overhead()).
   double overhead_cycles() const { return overhead_; }
 
   /// Statistics of the records written so far; cuprobe::error when there are none.
-  region_stats analyse(region_overhead overhead = region_overhead::keep) const {
-    const auto recs = read();
-    require(!recs.empty(), "region_timer::analyse: no region was recorded");
-    region_stats st;
-    st.records = recs.size();
-    st.overhead_cycles = overhead_;
-    st.overhead_subtracted = overhead == region_overhead::subtract;
-    std::vector<double> cyc, ns;
-    std::vector<std::vector<double>> per_sm;  // by %smid
-    std::uint64_t first = ~0ull, last = 0;
-    for (const auto& r : recs) {
-      double c = static_cast<double>(r.stop_cycles - r.start_cycles);
-      if (st.overhead_subtracted) c -= overhead_;
-      cyc.push_back(c);
-      ns.push_back(static_cast<double>(r.stop_ns - r.start_ns));
-      if (per_sm.size() <= r.smid) per_sm.resize(std::size_t(r.smid) + 1);
-      per_sm[r.smid].push_back(c);
-      first = std::min(first, r.start_ns);
-      last = std::max(last, r.stop_ns);
-    }
-    st.cycles = summarize(cyc);
-    st.ns = summarize(ns);
-    bool init = false;
-    for (const auto& sm : per_sm) {
-      if (sm.empty()) continue;
-      ++st.sms;
-      const double med = summarize(sm).median;
-      st.sm_median_min = init ? std::min(st.sm_median_min, med) : med;
-      st.sm_median_max = init ? std::max(st.sm_median_max, med) : med;
-      init = true;
-    }
-    st.span_ns = static_cast<double>(last - first);
-    return st;
-  }
+  CUPROBE_DECL region_stats analyse(region_overhead overhead = region_overhead::keep) const;
 
  private:
   region_scope scope_;
@@ -222,3 +165,7 @@ class region_timer {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/region_timer.cuh"
+#endif

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe {
 
@@ -50,25 +51,7 @@ struct stopping_rule {
   /// followed: 1 <= min_samples <= max_samples <= max_sample_limit; min_time_s and timeout_s
   /// finite, 0 <= min_time_s, 0 < timeout_s, both <= max_time_limit_s; max_rel_noise finite
   /// and >= 0.
-  void validate(const std::string& who) const {
-    const std::string w = who + ": stopping_rule.";
-    require(min_samples >= 1, w + "min_samples is 0; it must be at least 1");
-    require(max_samples <= max_sample_limit,
-            w + "max_samples is " + std::to_string(max_samples) + ", above the limit of " +
-                std::to_string(max_sample_limit) + " (a negative number converted to size_t?)");
-    require(min_samples <= max_samples, w + "min_samples (" + std::to_string(min_samples) +
-                                            ") is above max_samples (" +
-                                            std::to_string(max_samples) + ")");
-    require(std::isfinite(min_time_s) && min_time_s >= 0 && min_time_s <= max_time_limit_s,
-            w + "min_time_s is " + std::to_string(min_time_s) +
-                "; it must be a finite number of seconds in 0 .. 86400");
-    require(std::isfinite(timeout_s) && timeout_s > 0 && timeout_s <= max_time_limit_s,
-            w + "timeout_s is " + std::to_string(timeout_s) +
-                "; it must be a finite number of seconds in (0, 86400]");
-    require(std::isfinite(max_rel_noise) && max_rel_noise >= 0,
-            w + "max_rel_noise is " + std::to_string(max_rel_noise) +
-                "; it must be a finite relative standard deviation >= 0 (0.01 = 1 %)");
-  }
+  CUPROBE_DECL void validate(const std::string& who) const;
 
   /// Whether the rule takes a fixed number of samples.
   bool is_fixed() const { return min_samples == max_samples && min_time_s == 0; }
@@ -78,35 +61,18 @@ struct stopping_rule {
 
   /// What to do after `samples` (any unit), which took `accumulated_s` seconds themselves, over
   /// `wall_s` of wall-clock time since the measurement began.
-  verdict decide(const std::vector<double>& samples, double accumulated_s, double wall_s) const {
-    const std::size_t n = samples.size();
-    if (n >= max_samples)
-      return n >= min_samples && noise_ok(samples) ? verdict::converged : verdict::max_samples;
-    if (n < min_samples) return wall_s >= timeout_s && n > 0 ? verdict::timeout : verdict::more;
-    if (accumulated_s >= min_time_s && noise_ok(samples)) return verdict::converged;
-    if (wall_s >= timeout_s) return verdict::timeout;
-    return verdict::more;
-  }
+  CUPROBE_DECL verdict decide(const std::vector<double>& samples, double accumulated_s,
+                              double wall_s) const;
 
  private:
-  bool noise_ok(const std::vector<double>& samples) const {
-    if (is_fixed()) return true;
-    if (samples.size() < 2) return false;
-    const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / samples.size();
-    double ss = 0;
-    for (double v : samples) ss += (v - mean) * (v - mean);
-    const double sd = std::sqrt(ss / static_cast<double>(samples.size() - 1));
-    return mean != 0 && sd / std::fabs(mean) <= max_rel_noise;
-  }
+  CUPROBE_DECL bool noise_ok(const std::vector<double>& samples) const;
 };
 
 /// "more", "converged", "max_samples" or "timeout".
-inline const char* to_string(stopping_rule::verdict v) {
-  return v == stopping_rule::verdict::more          ? "more"
-         : v == stopping_rule::verdict::converged   ? "converged"
-         : v == stopping_rule::verdict::max_samples ? "max_samples"
-         : v == stopping_rule::verdict::timeout     ? "timeout"
-                                                    : "?";
-}
+CUPROBE_DECL const char* to_string(stopping_rule::verdict v);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/stopping_rule.cuh"
+#endif

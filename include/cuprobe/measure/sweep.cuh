@@ -20,6 +20,7 @@
 
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/json.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe::sweep {
 
@@ -54,46 +55,14 @@ struct point {
   }
   ///@}
   /// "name=value" for each axis, separated by spaces.
-  std::string label() const {
-    std::string s;
-    for (const auto& kv : values.items()) {
-      if (!s.empty()) s += ' ';
-      s += kv.first + "=" + (kv.second.is_string() ? kv.second.as_string() : kv.second.dump());
-    }
-    return s;
-  }
+  CUPROBE_DECL std::string label() const;
 };
 
 /// Every combination of the axes' values; the last axis varies fastest.
-inline std::vector<point> cartesian(const std::vector<axis>& axes) {
-  std::vector<point> out(1);
-  for (const auto& a : axes) {
-    require(!a.values.empty(), "sweep::cartesian: axis '" + a.name + "' has no values");
-    std::vector<point> next;
-    for (const auto& p : out)
-      for (const auto& v : a.values) {
-        point q = p;
-        q.values[a.name] = v;
-        next.push_back(std::move(q));
-      }
-    out = std::move(next);
-  }
-  return out;
-}
+CUPROBE_DECL std::vector<point> cartesian(const std::vector<axis>& axes);
 
 /// The i-th values of all axes together; every axis must have the same length.
-inline std::vector<point> zipped(const std::vector<axis>& axes) {
-  require(!axes.empty(), "sweep::zipped: no axes");
-  const std::size_t n = axes.front().values.size();
-  for (const auto& a : axes)
-    require(a.values.size() == n, "sweep::zipped: axis '" + a.name + "' has " +
-                                      std::to_string(a.values.size()) + " values, expected " +
-                                      std::to_string(n));
-  std::vector<point> out(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (const auto& a : axes) out[i].values[a.name] = a.values[i];
-  return out;
-}
+CUPROBE_DECL std::vector<point> zipped(const std::vector<axis>& axes);
 
 /// Whether run() prints a progress line on stderr.
 enum class progress { shown, hidden };
@@ -115,3 +84,7 @@ void run(const std::vector<point>& points, const std::string& name, F&& f,
 }
 
 }  // namespace cuprobe::sweep
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/sweep.cuh"
+#endif

@@ -21,6 +21,7 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/host_time.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/measure/environment.cuh"
@@ -69,30 +70,10 @@ __global__ void clock_window_kernel(clock_window* out, std::uint64_t window_ns) 
 }  // namespace detail
 
 /// The SM clock over a window of `window_ms`: one block per SM, clock64 over globaltimer.
-inline void measure_effective_clock(timer_characterisation& c, double window_ms = 20) {
-  const auto dev = device_info::query();
-  environment_probe probe(dev.uuid);
-  device_buffer<detail::clock_window> out(dev.sm_count);
-  out.zero();
-  detail::clock_window_kernel<<<dev.sm_count, 32>>>(out.data(),
-                                                    static_cast<std::uint64_t>(window_ms * 1e6));
-  CUPROBE_CHECK_LAUNCH("cuprobe clock_window_kernel");
-  // Read NVML while the kernel spins.
-  sleep_s(window_ms / 2 * 1e-3);
-  const auto s = probe.sample();
-  synchronize_device("measure_effective_clock");
-  std::vector<double> mhz;
-  for (const auto& w : out.to_host())
-    if (w.ns) mhz.push_back(static_cast<double>(w.cycles) / static_cast<double>(w.ns) * 1e3);
-  require(!mhz.empty(), "clock window kernel recorded nothing");
-  const auto st = summarize(mhz);
-  c.effective_sm_clock_mhz = st.median;
-  c.effective_sm_clock_min_mhz = st.min;
-  c.effective_sm_clock_max_mhz = st.max;
-  c.clock_window_sms = static_cast<int>(mhz.size());
-  c.clock_window_ms = window_ms;
-  c.nvml_sm_clock_mhz = s.sm_clock_mhz;
-  c.nvml_max_sm_clock_mhz = s.max_sm_clock_mhz;
-}
+CUPROBE_DECL void measure_effective_clock(timer_characterisation& c, double window_ms = 20);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/measure/impl/timer_calibration.cuh"
+#endif

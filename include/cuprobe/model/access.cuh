@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 
 namespace cuprobe::model {
 
@@ -41,11 +42,7 @@ inline constexpr std::uint64_t gather_line_distance = 4096;
 
 /// How a warp's lanes spread their addresses: strided, a permutation, or a gather over lines.
 enum class access_shape { strided, permuted, gather };
-inline const char* to_string(access_shape s) {  ///< "strided", "permuted" or "gather".
-  return s == access_shape::strided    ? "strided"
-         : s == access_shape::permuted ? "permuted"
-                                       : "gather";
-}
+CUPROBE_DECL const char* to_string(access_shape s);  ///< "strided", "permuted" or "gather".
 
 /// The addresses of one warp request: each lane's width, and how lanes spread over lines.
 struct access_pattern {
@@ -70,32 +67,12 @@ struct access_pattern {
   }
 
   /// Throws cuprobe::error naming the field that is out of range.
-  void validate() const {
-    require(width == 1 || width == 2 || width == 4 || width == 8 || width == 16,
-            "access_pattern: width is " + std::to_string(width) + "; it must be 1, 2, 4, 8 or 16");
-    require(offset % width == 0, "access_pattern: offset " + std::to_string(offset) +
-                                     " is not a multiple of the width " + std::to_string(width) +
-                                     " (a lane's access must be naturally aligned)");
-    require(stride >= 1 && stride <= 32,
-            "access_pattern: stride is " + std::to_string(stride) + "; it must be 1 .. 32");
-    require(lines >= 1 && lines <= warp_lanes,
-            "access_pattern: lines is " + std::to_string(lines) + "; it must be 1 .. 32");
-    const unsigned per_line = (warp_lanes + lines - 1) / lines;
-    require(shape != access_shape::gather || per_line * width <= line_bytes,
-            "access_pattern: a gather over " + std::to_string(lines) + " lines puts " +
-                std::to_string(per_line) + " lanes of " + std::to_string(width) +
-                " bytes in each, more than a 128-byte line");
-  }
+  CUPROBE_DECL void validate() const;
 };
 
 /// A short name: "w16 o4 s1" (strided: width, offset, stride), "w4 o0 perm1" (permuted, seed),
 /// "w4 o0 gather8" (gather over 8 lines).
-inline std::string label(const access_pattern& p) {
-  std::string s = "w" + std::to_string(p.width) + " o" + std::to_string(p.offset) + " ";
-  if (p.shape == access_shape::permuted) return s + "perm" + std::to_string(p.seed);
-  if (p.shape == access_shape::gather) return s + "gather" + std::to_string(p.lines);
-  return s + "s" + std::to_string(p.stride);
-}
+CUPROBE_DECL std::string label(const access_pattern& p);
 
 /// What one warp request of a pattern touches.
 struct sector_count {
@@ -120,32 +97,10 @@ struct sector_count {
 };
 
 /// The sectors and lines of one warp request of `p` (validated first).
-inline sector_count warp_sectors(const access_pattern& p) {
-  p.validate();
-  std::vector<std::uint64_t> bytes;  // every byte a lane touches (lanes never overlap)
-  for (unsigned l = 0; l < warp_lanes; ++l)
-    for (std::uint64_t b = p.lane_offset(l); b < p.lane_offset(l) + p.width; ++b)
-      bytes.push_back(b);
-  std::sort(bytes.begin(), bytes.end());
-  // Distinct units of `size` bytes among the touched bytes (sorted, so the units come in order).
-  const auto units = [&](std::uint64_t size) {
-    unsigned n = 0;
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-      n += i == 0 || bytes[i] / size != bytes[i - 1] / size;
-    return n;
-  };
-  sector_count c;
-  c.sectors = units(sector_bytes);
-  c.lines = units(line_bytes);
-  c.useful_bytes = warp_lanes * p.width;
-  c.pairs = units(dram_pair_bytes);
-  for (std::size_t i = 0, run = 0; i < bytes.size(); ++i) {  // sectors with fewer bytes touched
-    run = i > 0 && bytes[i] / sector_bytes == bytes[i - 1] / sector_bytes ? run + 1 : 1;
-    const bool last =
-        i + 1 == bytes.size() || bytes[i + 1] / sector_bytes != bytes[i] / sector_bytes;
-    c.partial_sectors += last && run < sector_bytes;
-  }
-  return c;
-}
+CUPROBE_DECL sector_count warp_sectors(const access_pattern& p);
 
 }  // namespace cuprobe::model
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/model/impl/access.cuh"
+#endif

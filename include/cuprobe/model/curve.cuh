@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
 
 namespace cuprobe::model {
@@ -26,40 +27,20 @@ struct curve_point {
 };
 
 /// The median value of the points with bytes in [lo, hi].
-inline std::optional<double> window_median(const std::vector<curve_point>& c, double lo,
-                                           double hi) {
-  std::vector<double> v;
-  for (const auto& p : c)
-    if (p.bytes >= lo && p.bytes <= hi) v.push_back(p.value);
-  if (v.empty()) return std::nullopt;
-  return median(v);
-}
+CUPROBE_DECL std::optional<double> window_median(const std::vector<curve_point>& c, double lo,
+                                                 double hi);
 
 /// The largest value of the points with bytes <= hi.
-inline std::optional<double> peak_up_to(const std::vector<curve_point>& c, double hi) {
-  std::optional<double> m;
-  for (const auto& p : c)
-    if (p.bytes <= hi && (!m || p.value > *m)) m = p.value;
-  return m;
-}
+CUPROBE_DECL std::optional<double> peak_up_to(const std::vector<curve_point>& c, double hi);
 
 /// A level's reach: the largest size past the curve's peak whose value is above sqrt(upper x
 /// lower), interpolated in log-log space; empty when the curve never falls below it. It is the
 /// capacity of a cache that evicts in LRU order; one that keeps part of a larger set reaches past.
-inline std::optional<double> reach(const std::vector<curve_point>& c, double upper, double lower) {
-  if (upper <= 0 || lower <= 0 || c.empty()) return std::nullopt;
-  const double th = std::sqrt(upper * lower);
-  std::size_t peak = 0;
-  for (std::size_t i = 1; i < c.size(); ++i)
-    if (c[i].value > c[peak].value) peak = i;
-  for (std::size_t i = peak + 1; i < c.size(); ++i)
-    if (c[i - 1].value >= th && c[i].value < th) {
-      const double f = (std::log(c[i - 1].value) - std::log(th)) /
-                       (std::log(c[i - 1].value) - std::log(c[i].value));
-      return std::exp(std::log(c[i - 1].bytes) +
-                      f * (std::log(c[i].bytes) - std::log(c[i - 1].bytes)));
-    }
-  return std::nullopt;
-}
+CUPROBE_DECL std::optional<double> reach(const std::vector<curve_point>& c, double upper,
+                                         double lower);
 
 }  // namespace cuprobe::model
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/model/impl/curve.cuh"
+#endif

@@ -25,6 +25,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/error.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/watchdog.cuh"
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/gen/stream_check.cuh"
@@ -34,66 +35,19 @@ namespace cuprobe {
 /// Why peer access from device `from` to device `to` cannot be enabled, in one sentence ("" when
 /// it can): `count` devices are visible and `can_access` is what cudaDeviceCanAccessPeer said.
 /// Pure (host-testable).
-inline std::string peer_refusal(int from, int to, int count, bool can_access) {
-  const std::string who =
-      "peer access from device " + std::to_string(from) + " to device " + std::to_string(to);
-  const std::string seen = "this process sees " + std::to_string(count) + " GPU" +
-                           (count == 1 ? "" : "s") +
-                           (count > 0 ? ", ordinals 0 .. " + std::to_string(count - 1) : "");
-  for (int d : {from, to})
-    if (d < 0 || d >= count)
-      return who + ": there is no device " + std::to_string(d) + " (" + seen + ")";
-  if (from == to)
-    return who + ": a device reaches its own memory without peer access; peer access needs two " +
-           "different devices (" + seen + ")";
-  if (!can_access)
-    return who + ": cudaDeviceCanAccessPeer says device " + std::to_string(from) +
-           " cannot map device " + std::to_string(to) +
-           "'s memory (no NVLink or PCIe peer path between them, or the system disables it)";
-  return "";
-}
+CUPROBE_DECL std::string peer_refusal(int from, int to, int count, bool can_access);
 
 /// True when device `from` can map device `to`'s memory (two different, existing devices that
 /// cudaDeviceCanAccessPeer accepts); false otherwise, never an exception.
-inline bool can_access_peer(int from, int to) {
-  const int n = device_count();
-  if (from < 0 || to < 0 || from >= n || to >= n || from == to) return false;
-  int ok = 0;
-  if (cudaDeviceCanAccessPeer(&ok, from, to) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return ok != 0;
-}
+CUPROBE_DECL bool can_access_peer(int from, int to);
 
 /// Lets device `from` load and store device `to`'s memory; throws cuprobe::error with
 /// peer_refusal()'s sentence when it cannot. Already enabled: nothing changes.
-inline void enable_peer_access(int from, int to) {
-  const int n = device_count();
-  const std::string why = peer_refusal(from, to, n, can_access_peer(from, to));
-  if (!why.empty()) throw error("cuprobe: " + why);
-  scoped_device on(from);
-  const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-  if (e == cudaErrorPeerAccessAlreadyEnabled) {
-    (void)cudaGetLastError();
-    return;
-  }
-  CUPROBE_CHECK(e);
-}
+CUPROBE_DECL void enable_peer_access(int from, int to);
 
 /// Withdraws what enable_peer_access(from, to) granted; false (and nothing done) when it was
 /// not enabled or the pair is refused.
-inline bool disable_peer_access(int from, int to) {
-  if (!peer_refusal(from, to, device_count(), can_access_peer(from, to)).empty()) return false;
-  scoped_device on(from);
-  const cudaError_t e = cudaDeviceDisablePeerAccess(to);
-  if (e == cudaErrorPeerAccessNotEnabled) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  CUPROBE_CHECK(e);
-  return true;
-}
+CUPROBE_DECL bool disable_peer_access(int from, int to);
 
 /// Peer access between `a` and `b` in both directions for the object's lifetime: enabled by the
 /// constructor (refused with a sentence, see enable_peer_access), disabled by the destructor.
@@ -106,14 +60,7 @@ class peer_access {
   }
   peer_access(const peer_access&) = delete;
   peer_access& operator=(const peer_access&) = delete;
-  ~peer_access() {
-    if (gpu_context_lost()) return;
-    try {
-      disable_peer_access(a_, b_);
-      disable_peer_access(b_, a_);
-    } catch (const error&) {  // a destructor does not throw; the context is already in trouble
-    }
-  }
+  CUPROBE_DECL ~peer_access();
 
  private:
   int a_, b_;
@@ -125,21 +72,7 @@ class peer_access {
 class peer_buffers {
  public:
   /// Allocates and fills on devices `a` (side 0) and `b` (side 1); `bytes` a multiple of 16.
-  peer_buffers(int a, int b, std::size_t bytes, std::uint64_t seed = 11)
-      : device_{a, b}, bytes_(bytes), seed_(seed) {
-    require(bytes >= 16 && bytes % 16 == 0,
-            "peer_buffers: " + std::to_string(bytes) + " bytes is not a positive multiple of 16");
-    for (int s = 0; s < 2; ++s) {
-      in_[s] = device_buffer<std::uint32_t>(words(), on_device{device_[s]});
-      out_[s] = device_buffer<std::uint32_t>(words(), on_device{device_[s]});
-      scoped_device on(device_[s]);
-      gen::detail::fill_input_kernel<>
-          <<<gen::detail::check_grid(words()), 256>>>(in_[s].data(), words(), seed_of(s), 0);
-      CUPROBE_CHECK_LAUNCH("cuprobe::peer_buffers (filling an input)");
-      synchronize_device("peer_buffers");
-      out_[s].poison();
-    }
-  }
+  CUPROBE_DECL peer_buffers(int a, int b, std::size_t bytes, std::uint64_t seed = 11);
   int device(int side) const { return device_[side & 1]; }     ///< The device of side 0 or 1.
   std::size_t bytes() const noexcept { return bytes_; }        ///< Bytes of each array.
   std::uint64_t words() const noexcept { return bytes_ / 4; }  ///< 32-bit words of each array.
@@ -153,24 +86,8 @@ class peer_buffers {
 
   /// Checks, on device(side), the first `n` bytes of side `side`'s output: a copy of side
   /// `1 - side`'s input (pattern copy) or what the write pattern stores in pass 0 (write).
-  gen::stream_check check_output(int side, gen::stream_pattern pattern, std::size_t n) const {
-    scoped_device on(device(side));
-    const std::uint64_t w = n / 4;
-    device_buffer<unsigned long long> r(2);
-    CUPROBE_CHECK(cudaMemset(r.data(), 0, 8));
-    CUPROBE_CHECK(cudaMemset(r.data() + 1, 0xFF, 8));
-    const gen::detail::check_spec spec{pattern, seed_of(1 - side), 1, 0};
-    gen::detail::count_mismatches_kernel<>
-        <<<gen::detail::check_grid(w), 256>>>(out_[side & 1].data(), w, spec, r.data());
-    CUPROBE_CHECK_LAUNCH("cuprobe::peer_buffers::check_output");
-    const auto h = r.to_host();
-    std::uint32_t found = 0;
-    if (h[0])
-      CUPROBE_CHECK(cudaMemcpy(&found, out_[side & 1].data() + h[1], 4, cudaMemcpyDeviceToHost));
-    return gen::detail::make_word_check(
-        pattern, w, h[0], h[1],
-        h[0] ? gen::stream_expected_word(pattern, spec.seed, 1, h[1], 0) : 0u, found);
-  }
+  CUPROBE_DECL gen::stream_check check_output(int side, gen::stream_pattern pattern,
+                                              std::size_t n) const;
 
  private:
   int device_[2];
@@ -182,12 +99,11 @@ class peer_buffers {
 /// A pointer-chase ring (gen::chase_ring) of `bytes` in device `owner`'s memory, to be chased
 /// from another device with peer access enabled (suite::chase_latency under a
 /// scoped_device of the reader).
-inline gen::chase_ring peer_chase_ring(int owner, std::size_t bytes, std::size_t stride = 128,
-                                       std::uint64_t seed = 1) {
-  require(owner >= 0 && owner < device_count(),
-          "peer_chase_ring: there is no device " + std::to_string(owner));
-  scoped_device on(owner);
-  return gen::chase_ring(bytes, stride, 1, seed);
-}
+CUPROBE_DECL gen::chase_ring peer_chase_ring(int owner, std::size_t bytes, std::size_t stride = 128,
+                                             std::uint64_t seed = 1);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/multi/impl/peer.cuh"
+#endif

@@ -32,6 +32,7 @@
 #include "cuprobe/core/device_buffer.cuh"
 #include "cuprobe/core/error.cuh"
 #include "cuprobe/core/launch.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/gen/stream_check.cuh"
 #include "cuprobe/gen/stream_kernels.cuh"
 #include "cuprobe/gen/stream_table.cuh"
@@ -66,12 +67,7 @@ __global__ void peer_copy_kernel(gen::stream_args a) {
 enum class peer_method { copy_engine, sm_read, sm_write, sm_copy };
 
 /// "copy_engine", "sm_read", "sm_write" or "sm_copy".
-inline const char* to_string(peer_method m) {
-  return m == peer_method::copy_engine ? "copy_engine"
-         : m == peer_method::sm_read   ? "sm_read"
-         : m == peer_method::sm_write  ? "sm_write"
-                                       : "sm_copy";
-}
+CUPROBE_DECL const char* to_string(peer_method m);
 
 /// What measure_peer moves, and how it is timed.
 struct peer_transfer_options {
@@ -85,20 +81,7 @@ struct peer_transfer_options {
   std::string link = "the link";                  ///< its name, for the flag's sentence
 
   /// Throws cuprobe::error naming the field when the options cannot be run on `b`.
-  void validate(std::size_t buffer_bytes) const {
-    const std::string w = "measure_peer: ";
-    const std::size_t n = bytes ? bytes : buffer_bytes;
-    require(n >= 16 && n % 16 == 0 && n <= buffer_bytes,
-            w + "bytes is " + std::to_string(n) + "; it must be a multiple of 16 in 16 .. " +
-                std::to_string(buffer_bytes) + " (the buffers' size)");
-    require(blocks_per_sm >= 1 && blocks_per_sm <= 32 && threads >= 32 && threads <= 1024 &&
-                threads % 32 == 0,
-            w + "the grid of " + std::to_string(blocks_per_sm) + " blocks per SM x " +
-                std::to_string(threads) + " threads is outside 1..32 x 32..1024 (whole warps)");
-    require(run.mode == loop_mode::launches && !run.graph,
-            w + "run.mode must be launches and run.graph false (one transfer a launch)");
-    validate_options(run, "measure_peer");
-  }
+  CUPROBE_DECL void validate(std::size_t buffer_bytes) const;
 };
 
 /// One measured transfer: the measurement, the check of its last transfer, and the rate per
@@ -111,10 +94,7 @@ struct peer_transfer_result {
 
 namespace detail {
 /// The device whose stream issues the transfer `from` -> other side with method `m`.
-inline int peer_driver(const peer_buffers& b, peer_method m, int from) {
-  return m == peer_method::copy_engine || m == peer_method::sm_write ? b.device(from)
-                                                                     : b.device(1 - from);
-}
+CUPROBE_DECL int peer_driver(const peer_buffers& b, peer_method m, int from);
 }  // namespace detail
 
 /// Moves `o.bytes` from side `from` of `b` to the other side (and back at once when
@@ -235,3 +215,7 @@ peer_transfer_result measure_peer(peer_buffers& b, int from, const peer_transfer
 }
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/multi/impl/peer_transfer.cuh"
+#endif

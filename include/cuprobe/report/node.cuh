@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuprobe/core/json.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/measure/environment.cuh"
 #include "cuprobe/multi/peer.cuh"
 #include "cuprobe/report/meta.cuh"
@@ -18,23 +19,13 @@ namespace cuprobe {
 
 /// One GPU of the node as a JSON object: device, state, nvlink, and peers (the ordinals whose
 /// memory it can map, cudaDeviceCanAccessPeer).
-inline json to_json(const node_gpu& g) {
-  json j = json::object();
-  j["device"] = to_json(g.info);
-  j["state"] = to_json(g.state);
-  j["nvlink"] = to_json(g.nvlink);
-  json peers = json::array();
-  for (int o = 0; o < device_count(); ++o)
-    if (can_access_peer(g.info.ordinal, o)) peers.push_back(o);
-  j["can_access_peers"] = peers;
-  return j;
-}
+CUPROBE_DECL json to_json(const node_gpu& g);
 
 /// Every GPU of `node` (query_node()) as a JSON array.
-inline json node_json(const std::vector<node_gpu>& node) {
-  json a = json::array();
-  for (const auto& g : node) a.push_back(to_json(g));
-  return a;
-}
+CUPROBE_DECL json node_json(const std::vector<node_gpu>& node);
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/report/impl/node.cuh"
+#endif

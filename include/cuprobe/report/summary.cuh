@@ -19,6 +19,7 @@
 
 #include "cuprobe/core/file.cuh"
 #include "cuprobe/core/json.cuh"
+#include "cuprobe/core/linkage.cuh"
 #include "cuprobe/measure/counter_sets.cuh"
 #include "cuprobe/report/meta.cuh"
 
@@ -34,43 +35,21 @@ class summary_file {
       : device_(cuprobe::to_json(dev)), command_(command_line(argc, argv)) {}
 
   /// Sets a metric; non-finite values are refused (a metric is a measured number).
-  void set(const std::string& key, double value) {
-    require(std::isfinite(value), "summary metric '" + key + "' is not a finite number");
-    metrics_[key] = value;
-  }
+  CUPROBE_DECL void set(const std::string& key, double value);
   /// True when metric `key` is set.
   bool has(const std::string& key) const { return metrics_.find(key) != nullptr; }
   /// The metric `key`, if set.
-  std::optional<double> metric(const std::string& key) const {
-    const json* v = metrics_.find(key);
-    return v ? std::optional<double>(v->as_number()) : std::nullopt;
-  }
+  CUPROBE_DECL std::optional<double> metric(const std::string& key) const;
   /// Names, in words, the path (kernel, instruction, method) behind metric `key` ("paths").
   void set_path(const std::string& key, const std::string& path) { paths_[key] = path; }
   /// Records what stops the work behind metric `key` ("limits"): the limiting unit of its
   /// measurement's counters, when they counted the sol units (docs/counters.md).
-  void set_limit(const std::string& key, const counters::result& r) {
-    const auto u = counters::limiting_unit(r);
-    if (!u) return;
-    limits_[key]["unit"] = u->unit;  // a null member becomes an object
-    limits_[key]["percent"] = u->percent;
-  }
+  CUPROBE_DECL void set_limit(const std::string& key, const counters::result& r);
   const json& limits() const { return limits_; }    ///< The limits set so far.
   const json& metrics() const { return metrics_; }  ///< The metrics set so far.
 
   /// The whole file as JSON.
-  json to_json() const {
-    json j = json::object();
-    j["schema"] = summary_schema;
-    j["device"] = device_;
-    j["commit"] = git_commit();
-    j["command"] = command_;
-    j["date"] = utc_now_iso8601();
-    j["metrics"] = metrics_;
-    if (!paths_.items().empty()) j["paths"] = paths_;
-    if (!limits_.items().empty()) j["limits"] = limits_;
-    return j;
-  }
+  CUPROBE_DECL json to_json() const;
   /// Writes the file to `path`.
   void write(const std::string& path) const { write_text(path, to_json().dump(2) + "\n"); }
   /// Writes where the command line's --summary says, and says so; nothing without it. `c` is
@@ -91,3 +70,7 @@ class summary_file {
 };
 
 }  // namespace cuprobe
+
+#ifndef CUPROBE_SEPARATE_COMPILATION
+#include "cuprobe/report/impl/summary.cuh"
+#endif

@@ -1,0 +1,2 @@
+// host.separate_compilation: the one translation unit that defines the declared host functions.
+#include <cuprobe/implementation.cuh>
