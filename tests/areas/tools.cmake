@@ -9,8 +9,10 @@ if(Python3_EXECUTABLE)
     set(_cuprobe_cache "$ENV{HOME}/.cache")
   endif()
   # compare_models: compare.py across GPU models; cards: tools/cards_md.py's page across cards
-  # (docs/results/README.md) and that the committed one is current.
-  foreach(check IN ITEMS plot tools compare results_schema ncu_counters compare_models cards)
+  # (docs/results/README.md) and that the committed one is current; separate_headers:
+  # tools/separate_headers.py (no host function of the host layers' headers left outside impl/).
+  foreach(check IN ITEMS plot tools compare results_schema ncu_counters compare_models cards
+                         separate_headers)
     add_test(NAME host.${check}
       COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/${check}_check.py")
     # matplotlib and SciPy may live in scripts/setup-tests.sh's private folder.
