@@ -20,49 +20,69 @@ import os, re, sys
 
 MIN_BODY = int(os.environ.get("MIN_BODY", "70"))  # shorter bodies stay inline (one-liners)
 
+
 def block_end(src, i):
     n, j, lvl = len(src), i, 0
     while j < n:
         ch = src[j]
         if src.startswith("//", j):
-            j = src.find("\n", j); j = n if j < 0 else j; continue
+            j = src.find("\n", j)
+            j = n if j < 0 else j
+            continue
         if src.startswith("/*", j):
-            j = src.find("*/", j) + 2; continue
+            j = src.find("*/", j) + 2
+            continue
         if ch in "\"'":
             if ch == '"' and j > 0 and src[j - 1] == "R":
-                m = re.match(r'"([^(]*)\(', src[j:]); end = src.find(")" + m.group(1) + '"', j)
-                j = end + len(m.group(1)) + 2; continue
-            q = ch; j += 1
+                m = re.match(r'"([^(]*)\(', src[j:])
+                end = src.find(")" + m.group(1) + '"', j)
+                j = end + len(m.group(1)) + 2
+                continue
+            q = ch
+            j += 1
             while j < n and src[j] != q:
                 j += 2 if src[j] == "\\" else 1
-            j += 1; continue
-        if ch == "{": lvl += 1
+            j += 1
+            continue
+        if ch == "{":
+            lvl += 1
         elif ch == "}":
             lvl -= 1
-            if lvl == 0: return j
+            if lvl == 0:
+                return j
         j += 1
     raise ValueError("unbalanced")
+
 
 def blank_comments(s):
     """s with comments and string contents replaced by spaces (same length)."""
     out, i, n = list(s), 0, len(s)
     while i < n:
         if s.startswith("//", i):
-            j = s.find("\n", i); j = n if j < 0 else j
-            for k in range(i, j): out[k] = " "
-            i = j; continue
+            j = s.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+            continue
         if s.startswith("/*", i):
             j = s.find("*/", i) + 2
-            for k in range(i, j): out[k] = " " if s[k] != "\n" else "\n"
-            i = j; continue
+            for k in range(i, j):
+                out[k] = " " if s[k] != "\n" else "\n"
+            i = j
+            continue
         if s[i] in "\"'":
-            q = s[i]; j = i + 1
+            q = s[i]
+            j = i + 1
             while j < n and s[j] != q:
                 j += 2 if s[j] == "\\" else 1
-            for k in range(i + 1, min(j, n)): out[k] = " "
-            i = j + 1; continue
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+            continue
         i += 1
     return "".join(out)
+
 
 def head_start(b):
     """Start of the declaration that ends b (comments blanked): after the last ';', '{' or '}' at
@@ -71,57 +91,75 @@ def head_start(b):
     k, lv = len(b) - 1, 0
     while k >= 0:
         ch = b[k]
-        if ch in ")]": lv += 1
-        elif ch in "([": lv -= 1
+        if ch in ")]":
+            lv += 1
+        elif ch in "([":
+            lv -= 1
         elif lv == 0 and ch in ";{":
             break
         elif lv == 0 and ch == "}":
             if not b[k + 1:].lstrip().startswith((",", ")", "{")):
                 break
-            d = 1; k -= 1
+            d = 1
+            k -= 1
             while k >= 0 and d:
-                d += {"}": 1, "{": -1}.get(b[k], 0); k -= 1
+                d += {"}": 1, "{": -1}.get(b[k], 0)
+                k -= 1
             continue
         elif lv == 0 and ch == ":" and re.search(r"\b(public|private|protected)\s*$", b[:k]):
             break
         k -= 1
     return k + 1
 
+
 def strip_templates(h):
     while True:
         m = re.search(r"template\s*<", h)
-        if not m: return h
+        if not m:
+            return h
         q, lv = m.end(), 1
         while q < len(h) and lv:
-            lv += {"<": 1, ">": -1}.get(h[q], 0); q += 1
+            lv += {"<": 1, ">": -1}.get(h[q], 0)
+            q += 1
         h = h[:m.start()] + h[q:]
+
 
 def split_top(s, sep=","):
     parts, lv, cur = [], 0, ""
     for ch in s:
-        if ch in "([{<": lv += 1
-        elif ch in ")]}>": lv -= 1
+        if ch in "([{<":
+            lv += 1
+        elif ch in ")]}>":
+            lv -= 1
         if ch == sep and lv == 0:
-            parts.append(cur); cur = ""
+            parts.append(cur)
+            cur = ""
         else:
             cur += ch
     parts.append(cur)
     return parts
 
+
 def drop_defaults(params):
-    if not params.strip(): return params
+    if not params.strip():
+        return params
     out = []
     for p in split_top(params):
         lv, cut = 0, None
         for q, ch in enumerate(p):
-            if ch in "([{<": lv += 1
-            elif ch in ")]}>": lv -= 1
+            if ch in "([{<":
+                lv += 1
+            elif ch in ")]}>":
+                lv -= 1
             elif ch == "=" and lv == 0 and p[q + 1:q + 2] != "=" and p[q - 1:q] not in "!<>=":
-                cut = q; break
+                cut = q
+                break
         out.append(p[:cut].rstrip() if cut is not None else p)
     return ",".join(out)
 
+
 CLASS_RE = re.compile(r"(?:^|\s)(class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?(\w+)(\s+final)?\s*(:[^;{]*)?$", re.S)
+
 
 def convert(path_rel, root):
     src = open(os.path.join(root, path_rel)).read()
@@ -132,21 +170,29 @@ def convert(path_rel, root):
     last = 0
     def flush_to(k):
         nonlocal last
-        out.append(src[last:k]); last = k
+        out.append(src[last:k])
+        last = k
     while i < n:
         c = b_all[i]
         if c == "#" and b_all[b_all.rfind("\n", 0, i) + 1:i].strip() == "":
             j = i
             while True:
-                k = b_all.find("\n", j); k = n if k < 0 else k
-                if b_all[k - 1:k] == "\\": j = k + 1; continue
+                k = b_all.find("\n", j)
+                k = n if k < 0 else k
+                if b_all[k - 1:k] == "\\":
+                    j = k + 1
+                    continue
                 break
-            i = k; continue
+            i = k
+            continue
         if c == "}":
-            if scopes: scopes.pop()
-            i += 1; continue
+            if scopes:
+                scopes.pop()
+            i += 1
+            continue
         if c != "{":
-            i += 1; continue
+            i += 1
+            continue
         hs = head_start(b_all[:i])
         mpp = list(re.finditer(r"^[ \t]*#[^\n]*\n", b_all[hs:i], re.M))
         if mpp:  # a preprocessor line is a boundary too
@@ -156,7 +202,9 @@ def convert(path_rel, root):
         m_ns = re.search(r"\bnamespace\s*([\w:]*)\s*$", flat)
         m_cls = CLASS_RE.search(flat)
         if m_ns:
-            scopes.append(("namespace", m_ns.group(1), False, set())); i += 1; continue
+            scopes.append(("namespace", m_ns.group(1), False, set()))
+            i += 1
+            continue
         if m_cls and "(" not in flat.split(m_cls.group(2))[0][-1:]:
             tmpl = "template" in headb or any(s[2] for s in scopes)
             nested = set()
@@ -164,7 +212,9 @@ def convert(path_rel, root):
             body_b = b_all[i:end]
             for mm in re.finditer(r"\busing\s+(\w+)\s*=|\b(?:struct|class|enum class|enum|union)\s+(\w+)", body_b):
                 nested.add(mm.group(1) or mm.group(2))
-            scopes.append(("class", m_cls.group(2), tmpl, nested)); i += 1; continue
+            scopes.append(("class", m_cls.group(2), tmpl, nested))
+            i += 1
+            continue
         fn_like = re.search(r"\)\s*(const|noexcept|override|final|&|&&|\s)*$", headb) or \
             re.search(r"\)\s*(const\s*)?(noexcept\s*)?->\s*[\w:<>,\s*&]+$", headb)
         end = block_end(src, i)
@@ -173,8 +223,10 @@ def convert(path_rel, root):
             # an initializer, an enum, a lambda or anything else: copy whole, unless it is a
             # class-like scope (handled above)
             if re.search(r"\benum\b", flat):
-                i = end + 1; continue
-            i = end + 1; continue
+                i = end + 1
+                continue
+            i = end + 1
+            continue
         in_tmpl = "template" in headb or any(s[2] for s in scopes)
         pp_depth = 0
         for mm in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", b_all[:i], re.M):
@@ -190,9 +242,12 @@ def convert(path_rel, root):
                 before = headb[:q]
                 if re.search(r"operator\s*\($", before):  # operator()
                     continue
-                popen = q; break
-            if ch == "<": lv += 1
-            elif ch == ">" and headb[q - 1:q] != "-": lv -= 1
+                popen = q
+                break
+            if ch == "<":
+                lv += 1
+            elif ch == ">" and headb[q - 1:q] != "-":
+                lv -= 1
         if popen is None or headb[:popen].rstrip().endswith("]"):
             keep = True
         if not keep:
@@ -204,15 +259,19 @@ def convert(path_rel, root):
             if not any(s[0] == "class" for s in scopes) and re.search(r"^\s*static\b", before):
                 keep = True
         if keep:
-            i = end + 1; continue
+            i = end + 1
+            continue
         # the closing ')' of the parameter list
         lv, pclose = 0, None
         for q in range(popen, len(headb)):
             ch = headb[q]
-            if ch == "(": lv += 1
+            if ch == "(":
+                lv += 1
             elif ch == ")":
                 lv -= 1
-                if lv == 0: pclose = q; break
+                if lv == 0:
+                    pclose = q
+                    break
         head = src[hs:i]
         # comments before the declaration stay: split head into leading comment/space and decl
         lead_len = len(headb) - len(headb.lstrip())
@@ -224,18 +283,19 @@ def convert(path_rel, root):
         m_init = re.search(r"(?<!:):(?!:)", afterb)
         init = ""
         if m_init:
-            init = after[m_init.start():]; after = after[:m_init.start()]
+            init = after[m_init.start():]
+            after = after[:m_init.start()]
         spec_and_name = decl[:po]
         params = decl[po + 1:pc]
         # name: the last token before '(' (operator forms included)
         m_name = re.search(r"(operator\s*(\(\)|\[\]|[^\s\w(]+|\s+[\w:<>*&\s]+?)|~?\w+)\s*$", spec_and_name)
         name = m_name.group(1)
         spec = spec_and_name[:m_name.start()]
-        words = spec.split()
         classes = [s for s in scopes if s[0] == "class"]
         qual = "".join(s[1] + "::" for s in classes)
         if "::" in name or re.search(r"\w+::\s*$", spec):
-            i = end + 1; continue  # already out of class: leave it
+            i = end + 1
+            continue  # already out of class: leave it
         # declaration in place
         dspec = re.sub(r"^\s*inline\s+", "", spec)
         ma = re.match(r"\s*((?:\[\[[^\]]*\]\]\s*)*)", dspec)  # attributes come first
@@ -256,7 +316,8 @@ def convert(path_rel, root):
         doc = ""
         md = re.match(r"\{[ \t]*(///<[^\n]*)\n", body)
         if md:  # a member's trailing doc comment stays with its declaration
-            doc = "  " + md.group(1); body = "{\n" + body[md.end():]
+            doc = "  " + md.group(1)
+            body = "{\n" + body[md.end():]
         out_decl += doc
         definition = "CUPROBE_DECL " + sig + (" " + init.strip() if init.strip() else "") + " " + body
         ns = [s[1] for s in scopes if s[0] == "namespace"]
@@ -269,6 +330,7 @@ def convert(path_rel, root):
         i = end + 1
     flush_to(n)
     return "".join(out), impl, moved
+
 
 def write_impl(root, rel, impl):
     """Writes impl/<header> with `impl`'s definitions, or appends them to the part already there."""
@@ -285,11 +347,13 @@ def write_impl(root, rel, impl):
     cur = None
     for ns, definition in impl:
         if ns != cur:
-            if cur: text.append(f"\n}}  // namespace {cur}\n")
+            if cur:
+                text.append(f"\n}}  // namespace {cur}\n")
             text.append(f"\nnamespace {ns} {{\n" if ns else "\n")
             cur = ns
         text.append("\n" + definition + "\n")
-    if cur: text.append(f"\n}}  // namespace {cur}\n")
+    if cur:
+        text.append(f"\n}}  // namespace {cur}\n")
     os.makedirs(os.path.join(root, d, "impl"), exist_ok=True)
     open(path, "w").write("".join(text))
     return irel
