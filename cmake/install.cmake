@@ -21,6 +21,7 @@ install(FILES
   cmake/cuprobeTesting.cmake
   cmake/cuprobeCupti.cmake
   cmake/cuprobeArchCheck.cmake
+  cmake/cuprobeSeparate.cmake
   cmake/cuprobe_sass_check.cmake
   DESTINATION "${CUPROBE_INSTALL_CMAKEDIR}")
 # The Python tools, side by side: plot.py, compare.py and merge_summaries.py import

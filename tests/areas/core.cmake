@@ -45,15 +45,17 @@ add_test(NAME host.grouping_empty_filter_fails COMMAND host_tests_0 "--source-fi
 set_tests_properties(host.grouping_empty_filter_fails PROPERTIES LABELS host
   FAIL_REGULAR_EXPRESSION "test cases: +0 +[|]" WILL_FAIL TRUE)
 
-# core/linkage.cuh's separate compilation: two translation units include the umbrella for its
-# declarations (CUPROBE_SEPARATE_COMPILATION) and a third defines them (implementation.cuh). The
-# link proves that no header still defines such a function itself (it would be defined twice)
-# and that those the program calls are defined; the run checks a few of them.
-add_executable(host_separate_compilation host/separate/a.cu host/separate/b.cu
-                                         host/separate/implementation.cu)
+# core/linkage.cuh's separate compilation, set up as a user would (cmake/cuprobeSeparate.cmake):
+# two translation units include the umbrella for its declarations (CUPROBE_SEPARATE_COMPILATION)
+# and the library cuprobe_separate_compilation() adds defines them (implementation.cuh). The link
+# proves that no header still defines such a function itself (it would be defined twice) and that
+# those the program calls are defined; the run checks a few of them.
+add_executable(host_separate_compilation host/separate/a.cu host/separate/b.cu)
 target_link_libraries(host_separate_compilation PRIVATE cuprobe::cuprobe)
-target_compile_definitions(host_separate_compilation PRIVATE CUPROBE_SEPARATE_COMPILATION)
+cuprobe_separate_compilation(host_separate_compilation)  # cmake/cuprobeSeparate.cmake
 target_compile_options(host_separate_compilation PRIVATE ${CUPROBE_TEST_WARNINGS})
+target_compile_options(host_separate_compilation_cuprobe_implementation PRIVATE
+                       ${CUPROBE_TEST_WARNINGS})
 add_test(NAME host.separate_compilation COMMAND host_separate_compilation)
 set_tests_properties(host.separate_compilation PROPERTIES LABELS host
                      PASS_REGULAR_EXPRESSION "separate compilation: ok")

@@ -89,6 +89,21 @@ struct runner_device {
   CUPROBE_DECL const ceilings& ceilings_of();
 };
 
+/// What every entry point of the runner sets up before its first launch: run_options::profile
+/// from the environment (profile_mode_from_env), this device's runner state, the profiler of
+/// the counter request (nullptr for none) and the stream: the caller's, else one of its own.
+class run_setup {
+ public:
+  CUPROBE_DECL explicit run_setup(run_options& opt);
+  runner_device& rd;
+  counters::profiler* const prof;
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  std::optional<cuda_stream> own_;
+  cudaStream_t stream_ = nullptr;
+};
+
 /// run_options::rest_ms: waits for `s` to drain, sleeps `ms`, then enqueues one empty launch on
 /// `s` (nothing when 0), so that the timed region starts on a GPU already awake.
 CUPROBE_DECL void rest_before_sample(cudaStream_t s, double ms, double limit_s);
@@ -296,12 +311,10 @@ CUPROBE_DECL void finish_measurement(measurement& m, const device_info& dev,
 template <class Launch>
 measurement measure(std::string name, Launch&& launch, work declared = {}, run_options opt = {}) {
   validate_options(opt, "measure(\"" + name + "\")");
-  if (profile_mode_from_env()) opt.profile = true;
-  auto& rd = detail::runner_device::current();
-  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
-  std::optional<cuda_stream> own;
-  if (!opt.stream) own.emplace();
-  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  const detail::run_setup setup(opt);
+  auto& rd = setup.rd;
+  counters::profiler* prof = setup.prof;
+  const cudaStream_t s = setup.stream();
   const std::size_t batch = opt.profile ? 1 : opt.batch;
   event_timer timer(s);
   detail::graph_set graphs;
@@ -353,12 +366,10 @@ measurement measure_samples(std::string name, sample_unit unit, Sampler&& sample
           who +
               ": batch and graph apply to event-timed samples (measure()); a sampler makes "
               "its own sample, so leave batch = 1 and graph = false");
-  if (profile_mode_from_env()) opt.profile = true;
-  auto& rd = detail::runner_device::current();
-  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
-  std::optional<cuda_stream> own;
-  if (!opt.stream) own.emplace();
-  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  const detail::run_setup setup(opt);
+  auto& rd = setup.rd;
+  counters::profiler* prof = setup.prof;
+  const cudaStream_t s = setup.stream();
   auto warm = [&](double) {
     for (std::size_t i = 0; i < opt.warmup; ++i)
       (void)detail::invoke_sampler(sampler, launch_context{s, 0, i % opt.rotations, true});

@@ -1,5 +1,6 @@
 // host.separate_compilation, first translation unit: the umbrella's declarations only
-// (CUPROBE_SEPARATE_COMPILATION), calling host functions defined in implementation.cu.
+// (CUPROBE_SEPARATE_COMPILATION), calling host functions that
+// cuprobe_separate_compilation()'s library defines (tests/areas/core.cmake).
 #include <cuprobe/cuprobe.cuh>
 
 #include <cstdio>

@@ -20,12 +20,10 @@ CUPROBE_DECL std::vector<measurement> measure_interleaved(const std::string& nam
   require(!cs.empty(), who + ": no contestant to measure");
   require(!opt.graph, who + ": graph = true is not offered; every contestant is launched as is");
   for (const auto& c : cs) require(bool(c.launch), who + ": contestant '" + c.name + "' is empty");
-  if (profile_mode_from_env()) opt.profile = true;
-  auto& rd = detail::runner_device::current();
-  counters::profiler* prof = rd.profiler_for(detail::counter_spec(opt));
-  std::optional<cuda_stream> own;
-  if (!opt.stream) own.emplace();
-  const cudaStream_t s = opt.stream ? opt.stream : own->get();
+  const detail::run_setup setup(opt);
+  auto& rd = setup.rd;
+  counters::profiler* prof = setup.prof;
+  const cudaStream_t s = setup.stream();
   const std::size_t n = cs.size(), batch = opt.profile ? 1 : opt.batch;
   const bool flush = opt.flush_l2;  // profile mode too: its one round is a sample
   if (flush && !rd.flush) rd.flush.emplace(rd.info.l2_bytes);

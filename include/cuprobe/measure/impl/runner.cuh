@@ -74,6 +74,12 @@ CUPROBE_DECL counters::profiler* runner_device::profiler_for(const std::string& 
   return profilers.emplace_back(spec, std::move(p)).second.get();
 }
 
+CUPROBE_DECL run_setup::run_setup(run_options& opt)
+    : rd(runner_device::current()), prof(rd.profiler_for(counter_spec(opt))) {
+  if (profile_mode_from_env()) opt.profile = true;
+  stream_ = opt.stream ? opt.stream : own_.emplace().get();
+}
+
 CUPROBE_DECL const ceilings& runner_device::ceilings_of() {
   if (!ceil) {
     ceil = ceilings::for_device(info, nvml::instance().driver_version());
