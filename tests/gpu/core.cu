@@ -76,6 +76,35 @@ CUPROBE_GPU_TEST_CASE("device_buffer: poison, fill, random fill and copies") {
     REQUIRE(hd[i] == cuprobe::host_random<double>(5, i, -1.0, 1.0));  // bit-identical
 }
 
+namespace {
+// One thread spins `cycles` SM cycles, then writes v to *p (late_write) or copies *in to *out.
+__global__ void late_write(unsigned* p, unsigned v, long long cycles) {
+  for (const long long t0 = clock64(); clock64() - t0 < cycles;) {
+  }
+  *p = v;
+}
+__global__ void late_copy(const unsigned* in, unsigned* out, long long cycles) {
+  for (const long long t0 = clock64(); clock64() - t0 < cycles;) {
+  }
+  *out = *in;
+}
+}  // namespace
+
+CUPROBE_GPU_TEST_CASE("device_buffer: to_host(stream) and upload(h, stream) wait for that stream") {
+  cuprobe::cuda_stream s;  // non-blocking, like the runner's: the legacy stream does not wait
+  cuprobe::device_buffer<unsigned> b(1), out(1);
+  b.upload({1u});
+  const long long spin = 20'000'000;  // about 10 ms at 2 GHz
+  late_write<<<1, 1, 0, s>>>(b.data(), 2u, spin);
+  CUPROBE_CHECK_LAUNCH("late_write");
+  CHECK(b.to_host(s)[0] == 2u);  // the value written after the spin
+  late_copy<<<1, 1, 0, s>>>(b.data(), out.data(), spin);
+  CUPROBE_CHECK_LAUNCH("late_copy");
+  b.upload({3u}, s);  // after late_copy read the 2
+  CHECK(out.to_host(s)[0] == 2u);
+  CHECK(b.to_host()[0] == 3u);
+}
+
 CUPROBE_GPU_TEST_CASE("device_buffer moves own their memory once") {
   cuprobe::device_buffer<int> a(16);
   int* p = a.data();

@@ -4,7 +4,7 @@
 //   x.fill_random(/*seed=*/42, -1.f, 1.f);   // counter-based: same seed, same values
 //   y.poison();                               // 0xA5 bytes: an unwritten output shows up
 //   my_kernel<<<g, b>>>(x.data(), y.data());
-//   std::vector<float> h = y.to_host();
+//   std::vector<float> h = y.to_host();       // y.to_host(stream) after work on another stream
 //   cuprobe::device_buffer<float> z(1 << 20, cuprobe::on_device{1});  // on device 1, freed there
 //
 // Every call checks its CUDA result and throws cuprobe::error on failure.
@@ -179,7 +179,7 @@ class device_buffer {
       ptr_ = nullptr;
       size_ = 0;
     }
-    CUPROBE_CHECK(e);
+    detail::check(e, "cudaMalloc", __FILE__, __LINE__);
     (void)cudaGetDevice(&device_);  // the device the allocation went to
   }
   /// Allocates `count` elements on device `where.ordinal` (the current device is left as it was).
@@ -254,7 +254,9 @@ class device_buffer {
     sync_if_default(s);
   }
 
-  /// Copies the whole buffer to a new host vector (synchronous).
+  /// Copies the whole buffer to a new host vector (synchronous, on the legacy default stream:
+  /// it does not wait for work on a non-blocking stream, such as the runner's
+  /// launch_context::stream; to_host(stream) does).
   std::vector<T> to_host() const {
     std::vector<T> h(size_);
     require(!gpu_context_lost(),
@@ -265,13 +267,27 @@ class device_buffer {
     return h;
   }
 
-  /// Copies host data into the buffer (synchronous); the sizes must match.
+  /// Waits for the work on `stream` (wait_for: at most default_watchdog_s()), then copies the
+  /// whole buffer to a new host vector: what a sampler reads after its kernel on
+  /// launch_context::stream.
+  std::vector<T> to_host(cudaStream_t stream) const {
+    wait_for(stream, "device_buffer::to_host");
+    return to_host();
+  }
+
+  /// Copies host data into the buffer (synchronous, on the legacy default stream, like
+  /// to_host()); the sizes must match.
   void upload(const std::vector<T>& h) {
     require(h.size() == size_, "device_buffer::upload: host vector has " +
                                    std::to_string(h.size()) + " elements, buffer has " +
                                    std::to_string(size_));
     scoped_device on(size_ ? device_ : -1);
     if (size_) CUPROBE_CHECK(cudaMemcpy(ptr_, h.data(), bytes(), cudaMemcpyHostToDevice));
+  }
+  /// Waits for the work on `stream` (which may still read the buffer), then upload(h).
+  void upload(const std::vector<T>& h, cudaStream_t stream) {
+    wait_for(stream, "device_buffer::upload");
+    upload(h);
   }
 
   /// True when every byte of `v` equals `byte` (an element left poisoned).

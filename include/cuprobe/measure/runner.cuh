@@ -20,7 +20,9 @@
 // Samples are per iteration: divided by `iterations` (in_kernel: the passes one sample covers)
 // and, for event-timed samples, by `batch` (launches per sample). The event callable takes a
 // cudaStream_t or a launch_context and only enqueues work on that stream; a sampler takes a
-// launch_context, a cudaStream_t or nothing, waits for its work and returns the sample. In-kernel
+// launch_context, a cudaStream_t or nothing, waits for its work and returns the sample (the
+// runner's own stream is non-blocking: read results with device_buffer::to_host(ctx.stream),
+// not to_host(), which does not wait for it). In-kernel
 // data of each sample is read by the per-sample hook, outside the timed region:
 //   opts.after_sample = [&](const cuprobe::launch_context&) {
 //     mhz.push_back(*cuprobe::clock_mhz_of(timer.read())); };

@@ -54,7 +54,8 @@ class results {
   /// With meta and device given (tests, or results assembled from elsewhere).
   results(json meta, json device) : meta_(std::move(meta)), device_(std::move(device)) {}
 
-  /// Appends a measurement and returns it, as stored.
+  /// Appends a measurement and returns it, as stored; the reference is valid until the next
+  /// add() (measurements() holds them all).
   measurement& add(measurement m) {
     list_.push_back(std::move(m));
     return list_.back();
