@@ -5,7 +5,8 @@ the L2 (dirty lines written back after the kernel), DRAM noise (below 0.1 % of t
 DRAM bytes), the L2's state of a measurement that flushes it, tiny counts, a benchmark on one side only,
 a results file whose counters are missing, ncu's units row and thousands separators, and bad
 input (not a results/3 file, no ncu header, no pair at all). Each run is checked for its exit
-status, its verdicts and no traceback.
+status, its verdicts and no traceback. Then scripts/ncu-crosscheck.sh (every example through
+tools/ncu_counters.sh) against stand-ins: its table's verdicts, its limit, its deadline, its exit.
 """
 import json
 import os
@@ -125,6 +126,66 @@ with tempfile.TemporaryDirectory() as d:
     expect("no ncu header", run(d, good, "==PROF== nothing profiled\n"), 1, ["no ncu CSV header"])
     expect("no pair", run(d, good, ncu_csv([[0, "void copy4<float>(...)", "4e8", "4e8"]])),
            1, ["no benchmark was counted on both sides", "--print-nvtx-rename kernel"])
+
+
+# scripts/ncu-crosscheck.sh: every example through tools/ncu_counters.sh, against stand-ins in a
+# scratch tree (a gpu-check.sh that lists four examples, an ncu_counters.sh that agrees, differs,
+# skips or hangs by the example's name): one row per example with its verdict, the hung one cut at
+# the limit, a deadline that leaves every example `not run`, and the exit status.
+def check_crosscheck(d):
+    import shutil
+    import tarfile
+    tree = os.path.join(d, "tree")
+    for sub in ("scripts", "tools"):
+        os.makedirs(os.path.join(tree, sub))
+    shutil.copy(os.path.join(root, "scripts", "ncu-crosscheck.sh"), os.path.join(tree, "scripts"))
+    stand_ins = {
+        "scripts/gpu-check.sh": '[ "$1" = list ] && printf "good\\nbad\\nnone\\nslow\\nlost\\n"\n',
+        "tools/ncu_counters.sh":
+            'touch "$2.md"; case "$3" in\n'
+            '  good) echo "ncu_counters: 12 of 12 pairs agree" >&2 ;;\n'
+            '  bad) echo "ncu_counters: 3 of 4 pairs agree" >&2; exit 1 ;;\n'
+            '  none) echo "ncu_counters: skipped: ncu not found" >&2; exit 77 ;;\n'
+            '  slow) sleep 30 ;;\n'
+            '  lost) echo "ncu_counters: build/hopper/examples/lost not built" >&2; exit 1 ;;\n'
+            'esac\n'}
+    for name, body in stand_ins.items():
+        path = os.path.join(tree, name)
+        with open(path, "w") as f:
+            f.write("#!/usr/bin/env bash\n" + body)
+        os.chmod(path, 0o755)
+    script = os.path.join(tree, "scripts", "ncu-crosscheck.sh")
+
+    def crosscheck(out, *env):
+        p = subprocess.run(["env", f"OUT={out}", "CUPROBE_CROSSCHECK_LIMIT=2", *env, "bash", script],
+                           capture_output=True, text=True, timeout=120)
+        table = open(os.path.join(out, "ncu-crosscheck.md")).read() if os.path.isfile(
+            os.path.join(out, "ncu-crosscheck.md")) else ""
+        return p.returncode, table, p.stdout + p.stderr
+
+    out = os.path.join(d, "all")
+    code, table, text = crosscheck(out)
+    want = ["| good | agrees | 12 of 12 |", "| bad | DIFFERS (see bad.md) | 3 of 4 |",
+            "| none | skipped: ncu not found |", "| slow | timed out after 2 s |",
+            "| lost | failed: ncu_counters: build/hopper/examples/lost not built |"]
+    missing = [w for w in want if w not in table]
+    if code != 1 or missing or "Traceback" in text:
+        failures.append(f"ncu-crosscheck: exit {code} (want 1), rows missing {missing}: {table}{text}")
+    arc = os.path.join(out, "ncu-crosscheck.tgz")
+    names = sorted(os.path.basename(n) for n in tarfile.open(arc).getnames()) if os.path.isfile(arc) else []
+    if "good.md" not in names or "bad.stderr" not in names:
+        failures.append(f"ncu-crosscheck: the archive holds {names}")
+    code, table, text = crosscheck(os.path.join(d, "late"), "CUPROBE_CROSSCHECK_DEADLINE=1")
+    if code != 0 or table.count("not run (the deadline)") != 5:
+        failures.append(f"ncu-crosscheck, past its deadline: exit {code}: {table}{text}")
+    p = subprocess.run(["env", f"OUT={os.path.join(d, 'one')}", "bash", script, "none"],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 77:
+        failures.append(f"ncu-crosscheck, every example skipped: exit {p.returncode}, not 77")
+
+
+with tempfile.TemporaryDirectory() as d:
+    check_crosscheck(d)
 
 if failures:
     print("\n".join(failures))
