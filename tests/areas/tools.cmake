@@ -10,9 +10,10 @@ if(Python3_EXECUTABLE)
   endif()
   # compare_models: compare.py across GPU models; cards: tools/cards_md.py's page across cards
   # (docs/results/README.md) and that the committed one is current; separate_headers:
-  # tools/separate_headers.py (no host function of the host layers' headers left outside impl/).
+  # tools/separate_headers.py (no host function of the host layers' headers left outside impl/);
+  # carried_build: scripts/carried-build.sh (a build carried to the GPU machine).
   foreach(check IN ITEMS plot tools compare results_schema ncu_counters compare_models cards
-                         separate_headers)
+                         separate_headers carried_build)
     add_test(NAME host.${check}
       COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/host/${check}_check.py")
     # matplotlib and SciPy may live in scripts/setup-tests.sh's private folder.
