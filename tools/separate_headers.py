@@ -11,8 +11,9 @@ characters) in a header of core, model, measure, report, calibrate, multi or tes
 not constexpr, a friend, a device function, a lambda, a deduced return type, a static function at
 namespace scope, nor inside #if. It leaves a CUPROBE_DECL declaration where it was (its doc
 comment with it) and goes, unchanged but for its qualified name and without default arguments,
-to impl/<header>, which the header includes at its end unless CUPROBE_SEPARATE_COMPILATION. A
-member whose return type names a type of its class is written with a trailing return type.
+to impl/<header>, which the header includes at its end where CUPROBE_HEADER_BODIES (header-only,
+the host pass). A member whose return type names a type of its class is written with a trailing
+return type.
 --apply then lists the new impl/ part in cuprobe/implementation.cuh. The reading is textual (no
 C++ parser): it knows the forms cuprobe's headers use, and host.separate_headers runs --check.
 """
@@ -390,7 +391,7 @@ def apply(include, rel):
     incs = list(re.finditer(r'^#include "cuprobe/[^\n]*$', hdr, re.M))
     k = incs[-1].end() if incs else hdr.index("#pragma once") + len("#pragma once")
     hdr = hdr[:k] + '\n#include "cuprobe/core/linkage.cuh"' + hdr[k:]
-    hdr = hdr.rstrip("\n") + f'\n\n#ifndef CUPROBE_SEPARATE_COMPILATION\n#include "{irel}"\n#endif\n'
+    hdr = hdr.rstrip("\n") + f'\n\n#if CUPROBE_HEADER_BODIES\n#include "{irel}"\n#endif\n'
     open(os.path.join(include, rel), "w").write(hdr)
     umbrella = os.path.join(include, "cuprobe", "implementation.cuh")
     text = open(umbrella).read()

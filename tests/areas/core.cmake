@@ -35,6 +35,34 @@ endif()
 cuprobe_add_sass_test(selftest_inside_loop_missing_fails SOURCE ${_sass}/selftest.cu
   INSIDE_LOOP "DFMA" EXPECT_FAILURE)
 
+# A header-only program's device pass reads no impl/ body (core/linkage.cuh): every kernel the
+# definitions' translation unit compiles (its device pass reads them all) must be compiled by a
+# header-only one too, named in its header (CUPROBE_KEEP_KERNEL). The self-test: a file without
+# cuprobe's kernels must fail the same comparison.
+_cuprobe_find_cuobjdump(_cuobjdump)
+if(_cuobjdump)
+  _cuprobe_sass_cubin_listing(${_sass}/header_only_kernels.cu 90a Release "" cuprobe::cuprobe
+                              "${_cuobjdump}" _header_only _log)
+  _cuprobe_sass_cubin_listing(${_sass}/implementation_kernels.cu 90a Release
+                              "-DCUPROBE_SEPARATE_COMPILATION" cuprobe::cuprobe "${_cuobjdump}"
+                              _implementation _log)
+  set(_link cuprobe::cuprobe)  # as cuprobe_add_sass_test links: the selftests' listing, reused
+  if(DEFINED CUPROBE_SASS_DEFAULT_LINK)
+    set(_link ${CUPROBE_SASS_DEFAULT_LINK})
+  endif()
+  _cuprobe_sass_cubin_listing(${_sass}/selftest.cu 90a Release "" "${_link}" "${_cuobjdump}"
+                              _selftest _log)
+  set(_subset "${CMAKE_CURRENT_SOURCE_DIR}/sass/kernels_subset.cmake")
+  add_test(NAME sass.header_only_keeps_kernels COMMAND "${CMAKE_COMMAND}"
+           "-DWANT=${_implementation}" "-DHAVE=${_header_only}" -P "${_subset}")
+  add_test(NAME sass.header_only_keeps_kernels_selftest_fails COMMAND "${CMAKE_COMMAND}"
+           "-DWANT=${_implementation}" "-DHAVE=${_selftest}" -P "${_subset}")
+  set_tests_properties(sass.header_only_keeps_kernels PROPERTIES LABELS sass
+                       PASS_REGULAR_EXPRESSION "cuprobe-sass: all [0-9]+ kernels")
+  set_tests_properties(sass.header_only_keeps_kernels_selftest_fails PROPERTIES LABELS sass
+                       PASS_REGULAR_EXPRESSION "lacks kernels of")
+endif()
+
 # The host programs group many test files (tests/CMakeLists.txt): a failing case stays visible
 # under its own file's test, with its name, and a filter that selects nothing fails.
 cuprobe_host_test(grouping_selftest)

@@ -3,7 +3,7 @@
 host function of the host layers is in its impl/ part). On a scratch copy of include/ with a new
 function of several lines in a header, --check names it and fails; --apply moves it into the
 header's impl/ part (a declaration left behind, the part listed in implementation.cuh); --check
-then passes."""
+then passes. A header without an impl/ part gets one, included under #if CUPROBE_HEADER_BODIES."""
 import os
 import shutil
 import subprocess
@@ -46,6 +46,19 @@ with tempfile.TemporaryDirectory() as d:
     code, out = run(["--check", "--include", inc])
     if code != 0:
         failures.append(f"--check after --apply: exit {code}: {out.strip()[-300:]}")
+
+    # A header without an impl/ part yet: --apply writes one, and the header includes it where
+    # CUPROBE_HEADER_BODIES (header-only, the host pass: core/linkage.cuh).
+    fresh = os.path.join(inc, "cuprobe", "core", "added_for_the_test.cuh")
+    open(fresh, "w").write("#pragma once\n#include \"cuprobe/core/linkage.cuh\"\n\nnamespace cuprobe {\n\n"
+                           + added + "}  // namespace cuprobe\n")
+    code, out = run(["--apply", "cuprobe/core/added_for_the_test.cuh", "--include", inc])
+    head = open(fresh).read()
+    part = "/".join(["cuprobe", "core", "impl", "added_for_the_test.cuh"])  # written by --apply
+    tail = f'#if CUPROBE_HEADER_BODIES\n#include "{part}"\n#endif\n'
+    if code != 0 or not head.endswith(tail) or not os.path.isfile(
+            os.path.join(inc, "cuprobe", "core", "impl", "added_for_the_test.cuh")):
+        failures.append(f"--apply on a header without impl/: exit {code}; it ends {head[-200:]!r}")
 
 for f in failures:
     print("FAILED:", f)

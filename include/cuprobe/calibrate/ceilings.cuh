@@ -293,6 +293,6 @@ ceilings ensure_ceilings(const device_info& d, const ceilings_options& o = {}) {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/calibrate/impl/ceilings.cuh"
 #endif

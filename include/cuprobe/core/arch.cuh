@@ -96,6 +96,7 @@ namespace cuprobe::arch {
 namespace detail {
 template <int = 0>
 __global__ void image_probe_kernel() {}
+CUPROBE_KEEP_KERNEL(image_probe_kernel, image_probe_kernel<0>)  // impl/arch.cuh probes it
 }  // namespace detail
 
 /// The architecture (e.g. 90) of the machine code the runtime picked for this program on the
@@ -105,6 +106,6 @@ CUPROBE_DECL int check_kernel_image();
 
 }  // namespace cuprobe::arch
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/arch.cuh"
 #endif

@@ -385,6 +385,6 @@ class rotation_set {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/device_buffer.cuh"
 #endif

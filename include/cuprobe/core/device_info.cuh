@@ -78,6 +78,6 @@ struct device_info {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/device_info.cuh"
 #endif

@@ -113,6 +113,6 @@ inline bool& gpu_context_lost() {
 #define CUPROBE_CHECK_LAUNCH(what) \
   ::cuprobe::detail::check(cudaGetLastError(), "launch of " what, __FILE__, __LINE__)
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/error.cuh"
 #endif

@@ -32,6 +32,6 @@ CUPROBE_DECL void require_writable(const std::string& path, const std::string& w
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/file.cuh"
 #endif

@@ -29,6 +29,6 @@ CUPROBE_DECL std::string fmt_bytes(double bytes);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/format.cuh"
 #endif

@@ -180,6 +180,6 @@ class host_buffer {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/host_buffer.cuh"
 #endif

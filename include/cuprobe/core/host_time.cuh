@@ -22,6 +22,6 @@ CUPROBE_DECL std::string utc_now_iso8601();
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/host_time.cuh"
 #endif

@@ -54,6 +54,6 @@ inline json parse_json(const std::string& text) { return detail::json_reader(tex
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/json_parse.cuh"
 #endif

@@ -81,6 +81,6 @@ inline unsigned grid_for(int sm_count, int blocks_per_sm) {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/launch.cuh"
 #endif

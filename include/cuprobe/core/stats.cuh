@@ -67,6 +67,6 @@ CUPROBE_DECL two_levels split_levels(const std::vector<double>& series, double m
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/stats.cuh"
 #endif

@@ -20,6 +20,6 @@ inline constexpr const char* version_string = CUPROBE_VERSION_STRING;
 CUPROBE_DECL std::string git_commit();
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/version.cuh"
 #endif

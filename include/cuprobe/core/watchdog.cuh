@@ -154,6 +154,6 @@ CUPROBE_DECL void synchronize_device(const std::string& what,
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/core/impl/watchdog.cuh"
 #endif

@@ -89,6 +89,6 @@ CUPROBE_DECL json to_json(const host_link& l);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/bus.cuh"
 #endif

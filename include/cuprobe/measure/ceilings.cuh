@@ -189,6 +189,6 @@ class ceilings {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/ceilings.cuh"
 #endif

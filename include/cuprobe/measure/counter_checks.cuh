@@ -55,6 +55,6 @@ CUPROBE_DECL void apply_counter_flags(measurement& m, double l2_bytes);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/counter_checks.cuh"
 #endif

@@ -75,6 +75,6 @@ void counter_pass(measurement& m, Profiler* prof, cudaStream_t s, double per_ran
 
 }  // namespace cuprobe::detail
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/counter_pass.cuh"
 #endif

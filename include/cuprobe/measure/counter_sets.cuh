@@ -137,6 +137,6 @@ CUPROBE_DECL std::vector<unit_share> unit_shares(const result& r);
 
 }  // namespace cuprobe::counters
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/counter_sets.cuh"
 #endif

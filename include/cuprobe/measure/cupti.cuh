@@ -529,6 +529,6 @@ CUPROBE_DECL std::vector<std::uint8_t> load_image(const std::string& path);
 
 }  // namespace cuprobe::counters
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/cupti.cuh"
 #endif

@@ -70,6 +70,6 @@ CUPROBE_DECL std::vector<node_gpu> query_node();
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/environment.cuh"
 #endif

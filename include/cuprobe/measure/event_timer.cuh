@@ -92,6 +92,6 @@ class event_timer {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/event_timer.cuh"
 #endif

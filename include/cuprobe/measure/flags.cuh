@@ -121,6 +121,6 @@ CUPROBE_DECL bool has_flag(const std::vector<flag>& flags, flag_code code);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/flags.cuh"
 #endif

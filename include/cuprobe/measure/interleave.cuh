@@ -72,6 +72,6 @@ CUPROBE_DECL std::optional<double> paired_ratio(const measurement& mine, const m
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/interleave.cuh"
 #endif

@@ -33,6 +33,6 @@ class l2_flush {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/l2_flush.cuh"
 #endif

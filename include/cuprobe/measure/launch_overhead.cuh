@@ -40,6 +40,7 @@ struct launch_overhead {
 namespace detail {
 template <int = 0>
 __global__ void empty_launch_kernel() {}
+CUPROBE_KEEP_KERNEL(empty_launch_kernel, empty_launch_kernel<0>)  // impl/ launches it
 }  // namespace detail
 
 /// Measures launch_overhead on the current device (see the file comment).
@@ -47,6 +48,6 @@ CUPROBE_DECL launch_overhead measure_launch_overhead();
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/launch_overhead.cuh"
 #endif

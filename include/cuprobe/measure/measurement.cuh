@@ -242,6 +242,6 @@ struct measurement {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/measurement.cuh"
 #endif

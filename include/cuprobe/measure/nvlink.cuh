@@ -64,6 +64,6 @@ CUPROBE_DECL json to_json(const nvlink_state& s);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/nvlink.cuh"
 #endif

@@ -65,6 +65,6 @@ inline const bool plan_ledger_started = (plan_ledger::instance(), true);
 }  // namespace detail
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/plan.cuh"
 #endif

@@ -117,6 +117,7 @@ __global__ void empty_region_kernel(region_timer_view v, int repeats) {
     v.stop(t);
   }
 }
+CUPROBE_KEEP_KERNEL(empty_region_kernel, empty_region_kernel<0>)  // impl/ launches it
 }  // namespace detail
 
 /// Statistics of a set of region records.
@@ -166,6 +167,6 @@ class region_timer {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/region_timer.cuh"
 #endif

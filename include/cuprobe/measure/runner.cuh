@@ -399,6 +399,6 @@ inline void reload_ceilings() { detail::runner_device::current().ceil.reset(); }
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/runner.cuh"
 #endif

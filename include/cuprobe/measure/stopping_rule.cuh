@@ -73,6 +73,6 @@ CUPROBE_DECL const char* to_string(stopping_rule::verdict v);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/stopping_rule.cuh"
 #endif

@@ -85,6 +85,6 @@ void run(const std::vector<point>& points, const std::string& name, F&& f,
 
 }  // namespace cuprobe::sweep
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/sweep.cuh"
 #endif

@@ -66,6 +66,7 @@ __global__ void clock_window_kernel(clock_window* out, std::uint64_t window_ns) 
   const std::uint64_t c1 = ptx::clock64();
   out[blockIdx.x] = clock_window{c1 - c0, g1 - g0, ptx::smid(), 0};
 }
+CUPROBE_KEEP_KERNEL(clock_window_kernel, clock_window_kernel<0>)  // impl/ launches it
 
 }  // namespace detail
 
@@ -74,6 +75,6 @@ CUPROBE_DECL void measure_effective_clock(timer_characterisation& c, double wind
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/measure/impl/timer_calibration.cuh"
 #endif

@@ -101,6 +101,6 @@ CUPROBE_DECL sector_count warp_sectors(const access_pattern& p);
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/access.cuh"
 #endif

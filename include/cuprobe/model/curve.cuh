@@ -41,6 +41,6 @@ CUPROBE_DECL std::optional<double> reach(const std::vector<curve_point>& c, doub
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/curve.cuh"
 #endif

@@ -50,6 +50,6 @@ struct littles_law {
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/littles_law.cuh"
 #endif

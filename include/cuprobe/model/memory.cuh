@@ -37,6 +37,6 @@ CUPROBE_DECL std::string describe(const bandwidth_limit& b);
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/memory.cuh"
 #endif

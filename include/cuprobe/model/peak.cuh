@@ -265,6 +265,6 @@ CUPROBE_DECL std::string describe(const peak_entry& e);
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/peak.cuh"
 #endif

@@ -70,6 +70,6 @@ CUPROBE_DECL std::string describe(const std::vector<plateau>& ps, double sm_cloc
 
 }  // namespace cuprobe::model
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/model/impl/plateau.cuh"
 #endif

@@ -104,6 +104,6 @@ CUPROBE_DECL gen::chase_ring peer_chase_ring(int owner, std::size_t bytes, std::
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/multi/impl/peer.cuh"
 #endif

@@ -216,6 +216,6 @@ peer_transfer_result measure_peer(peer_buffers& b, int from, const peer_transfer
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/multi/impl/peer_transfer.cuh"
 #endif

@@ -128,6 +128,6 @@ int guarded_main(F&& body) {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/cli.cuh"
 #endif

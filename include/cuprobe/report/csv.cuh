@@ -39,6 +39,6 @@ CUPROBE_DECL std::string measurements_csv(const std::vector<measurement>& ms);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/csv.cuh"
 #endif

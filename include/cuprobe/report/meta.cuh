@@ -39,6 +39,6 @@ CUPROBE_DECL json to_json(const nvml_sample& s);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/meta.cuh"
 #endif

@@ -26,6 +26,6 @@ CUPROBE_DECL json node_json(const std::vector<node_gpu>& node);
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/node.cuh"
 #endif

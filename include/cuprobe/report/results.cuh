@@ -100,6 +100,6 @@ class results {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/results.cuh"
 #endif

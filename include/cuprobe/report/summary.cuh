@@ -71,6 +71,6 @@ class summary_file {
 
 }  // namespace cuprobe
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/report/impl/summary.cuh"
 #endif

@@ -46,6 +46,6 @@ CUPROBE_DECL child_result run_self_child(const std::string& variable, const std:
 
 }  // namespace cuprobe::testing
 
-#ifndef CUPROBE_SEPARATE_COMPILATION
+#if CUPROBE_HEADER_BODIES
 #include "cuprobe/testing/impl/child.cuh"
 #endif

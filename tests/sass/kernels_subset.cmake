@@ -1,0 +1,22 @@
+# cmake -DWANT=<listing> -DHAVE=<listing> -P kernels_subset.cmake: every kernel of WANT is in HAVE
+# too; otherwise FAILED, naming the kernels HAVE lacks. A listing is the SASS tier's (a kernel's
+# line is "F <index> <mangled name>": cmake/cuprobe_sass_check.cmake).
+foreach(v WANT HAVE)
+  if(NOT EXISTS "${${v}}")
+    message(FATAL_ERROR "cuprobe-sass: FAILED: no listing ${${v}}")
+  endif()
+  file(STRINGS "${${v}}" lines REGEX "^F [0-9]+ ")
+  list(TRANSFORM lines REPLACE "^F [0-9]+ ([^ \t]+).*" "\\1")
+  set(${v}_kernels ${lines})
+endforeach()
+if(NOT WANT_kernels)
+  message(FATAL_ERROR "cuprobe-sass: FAILED: ${WANT} lists no kernel")
+endif()
+set(missing ${WANT_kernels})
+list(REMOVE_ITEM missing ${HAVE_kernels})
+list(LENGTH WANT_kernels n)
+if(missing)
+  list(JOIN missing ", " text)
+  message(FATAL_ERROR "cuprobe-sass: FAILED: ${HAVE} lacks kernels of ${WANT}: ${text}")
+endif()
+message(STATUS "cuprobe-sass: all ${n} kernels of ${WANT} are in ${HAVE}")
