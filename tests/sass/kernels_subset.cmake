@@ -1,6 +1,6 @@
 # cmake -DWANT=<listing> -DHAVE=<listing> -P kernels_subset.cmake: every kernel of WANT is in HAVE
-# too; otherwise FAILED, naming the kernels HAVE lacks. A listing is the SASS tier's (a kernel's
-# line is "F <index> <mangled name>": cmake/cuprobe_sass_check.cmake).
+# too; otherwise FAILED, after one line per kernel HAVE lacks. A listing is the SASS tier's (a
+# kernel's line is "F <index> <mangled name>": cmake/cuprobe_sass_check.cmake).
 foreach(v WANT HAVE)
   if(NOT EXISTS "${${v}}")
     message(FATAL_ERROR "cuprobe-sass: FAILED: no listing ${${v}}")
@@ -16,7 +16,9 @@ set(missing ${WANT_kernels})
 list(REMOVE_ITEM missing ${HAVE_kernels})
 list(LENGTH WANT_kernels n)
 if(missing)
-  list(JOIN missing ", " text)
-  message(FATAL_ERROR "cuprobe-sass: FAILED: ${HAVE} lacks kernels of ${WANT}: ${text}")
+  foreach(k IN LISTS missing)  # one line each (a FATAL_ERROR's text is wrapped)
+    message(STATUS "cuprobe-sass: kernel missing: ${k}")
+  endforeach()
+  message(FATAL_ERROR "cuprobe-sass: FAILED: ${HAVE} lacks kernels of ${WANT}")
 endif()
 message(STATUS "cuprobe-sass: all ${n} kernels of ${WANT} are in ${HAVE}")
