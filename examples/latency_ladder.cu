@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     cuprobe::json& x = res.extra("latency_ladder");
     x["sm_clock_mhz"] = mhz;
     x["nvml_sm_clock_mhz"] = clk.nvml_sm_clock_mhz;
-    x["plateaus"] = cuprobe::model::describe(lad.plateaus, mhz);
+    x["plateaus"] = cuprobe::suite::describe(lad.plateaus, mhz);
 
     std::printf("Pointer-chase latency on %s, SM clock %.0f MHz (measured)\n\n", dev.name.c_str(),
                 mhz);
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     std::printf("\nlevels:\n");
     lv.print();
     std::printf("\nplateaus found in the ld.global curve:\n%s",
-                cuprobe::model::describe(lad.plateaus, mhz).c_str());
+                cuprobe::suite::describe(lad.plateaus, mhz).c_str());
 
     cuprobe::table tt({"load", "working set", "pages", "cycles/hop", "ns/hop"});
     for (const auto& m : tlb) {

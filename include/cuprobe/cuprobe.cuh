@@ -50,12 +50,10 @@
 #include "cuprobe/pipeline/state.cuh"
 
 #include "cuprobe/model/access.cuh"
-#include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/littles_law.cuh"
 #include "cuprobe/model/memory.cuh"
 #include "cuprobe/model/op_kind.cuh"
 #include "cuprobe/model/peak.cuh"
-#include "cuprobe/model/plateau.cuh"
 
 #include "cuprobe/gen/cache_bw.cuh"
 #include "cuprobe/gen/chain.cuh"

@@ -41,8 +41,8 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/gen/cache_bw.cuh"
-#include "cuprobe/model/curve.cuh"
 #include "cuprobe/model/peak.cuh"
+#include "cuprobe_suite/curve.cuh"
 #include "cuprobe_suite/kernels/cache_bw_tma.cuh"
 #include "cuprobe_suite/l2_home_write.cuh"
 #include "cuprobe_suite/memory.cuh"
@@ -330,7 +330,7 @@ struct cache_curve_options {
 
 struct cache_curves_result {
   std::vector<measurement> points;  ///< the L1 curve, the L2/DRAM curve, the shared L2 curve
-  std::vector<model::curve_point> l1, l2, l2_shared;  ///< (array bytes, GB/s)
+  std::vector<curve_point> l1, l2, l2_shared;  ///< (array bytes, GB/s)
 };
 
 /// The read-bandwidth curves (see the file comment); `progress(label)` before each point.
@@ -346,7 +346,7 @@ cache_curves_result cache_curves(const device_info& dev, const cache_curve_optio
                        const char* label, auto op, auto unroll) {
     using Op = decltype(op);
     constexpr int U = decltype(unroll)::value;
-    std::vector<model::curve_point> c;
+    std::vector<curve_point> c;
     double last = 0;
     for (int i = 0;; ++i) {
       const double want = lo * std::exp2(double(i) / o.points_per_octave);
@@ -394,7 +394,7 @@ struct cache_levels {
   std::optional<double> l1_gbps, l2_gbps, dram_gbps;
   std::optional<double> l1_bytes_per_clock_per_sm, l2_bytes_per_clock_per_sm,
       dram_bytes_per_clock_per_sm;
-  /// How far each level reaches (model::reach): its capacity when it evicts in LRU order.
+  /// How far each level reaches (reach, curve.cuh): its capacity when it evicts in LRU order.
   std::optional<double> l1_reach_bytes, l2_reach_bytes;
   /// The L2's reach against the size the device reports, in one sentence ("" when within
   /// 0.8 .. 1.25 x of it, or unknown): l2_reach_note().
@@ -436,14 +436,14 @@ inline cache_levels cache_levels_of(const device_info& dev, const cache_curves_r
   // L1: the peak of the replicated curve up to the shared-memory size (small arrays leave
   // threads idle and pay the pass loop per element, so the curve rises before it plateaus);
   // past L1 the replicated reads are served by the L2: the curve's tail.
-  lv.l1_gbps = model::peak_up_to(c.l1, lv.l1_window_hi);
-  lv.l2_gbps = model::window_median(c.l2, lv.l2_window_lo, lv.l2_window_hi);
-  lv.dram_gbps = model::window_median(c.l2, lv.dram_window_lo, lv.dram_window_hi);
+  lv.l1_gbps = peak_up_to(c.l1, lv.l1_window_hi);
+  lv.l2_gbps = window_median(c.l2, lv.l2_window_lo, lv.l2_window_hi);
+  lv.dram_gbps = window_median(c.l2, lv.dram_window_lo, lv.dram_window_hi);
   const std::optional<double> l1_next =
       c.l1.empty() ? lv.l2_gbps : std::optional(c.l1.back().value);
-  if (lv.l1_gbps && l1_next) lv.l1_reach_bytes = model::reach(c.l1, *lv.l1_gbps, *l1_next);
+  if (lv.l1_gbps && l1_next) lv.l1_reach_bytes = reach(c.l1, *lv.l1_gbps, *l1_next);
   if (lv.l2_gbps && lv.dram_gbps) {
-    lv.l2_reach_bytes = model::reach(c.l2, *lv.l2_gbps, *lv.dram_gbps);
+    lv.l2_reach_bytes = reach(c.l2, *lv.l2_gbps, *lv.dram_gbps);
     if (lv.l2_reach_bytes)
       lv.l2_reach_note = l2_reach_note(*lv.l2_reach_bytes, double(dev.l2_bytes));
   }

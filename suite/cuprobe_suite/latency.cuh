@@ -19,7 +19,7 @@
 // flushes the L2 before each sample, or a sample would find the lines the one before loaded.
 //
 // The named levels come from the device, not from constants (docs/memory-latency.md):
-//   L1    the level of the curve's first plateau (model::find_plateaus), when it starts at the
+//   L1    the level of the curve's first plateau (find_plateaus), when it starts at the
 //         smallest working set (default loads: ld.global, cached in L1)
 //   L2    median over working sets l2_bytes / 32 .. l2_bytes / 4 (past any L1, inside the
 //         near partition)
@@ -36,7 +36,7 @@
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/gen/chase.cuh"
 #include "cuprobe/measure/runner.cuh"
-#include "cuprobe/model/plateau.cuh"
+#include "cuprobe_suite/plateau.cuh"
 
 namespace cuprobe::suite {
 
@@ -170,8 +170,8 @@ struct latency_ladder_options {
 struct latency_ladder_result {
   std::vector<measurement> points;  ///< one per (load, working set), then shared memory
   std::optional<double> l1, l2, l2_cg, dram, smem;  ///< cycles
-  std::vector<model::plateau> plateaus;             ///< of the default-load curve
-  std::vector<model::latency_point> curve;
+  std::vector<plateau> plateaus;                    ///< of the default-load curve
+  std::vector<latency_point> curve;
   /// The windows the levels were taken over, in bytes (for reports).
   double l2_window_lo = 0, l2_window_hi = 0, dram_window_lo = 0, dram_window_hi = 0;
   std::size_t smem_bytes = 0;
@@ -193,7 +193,7 @@ latency_ladder_result latency_ladder(const device_info& dev, const latency_ladde
   co.run = o.run;
   co.run.stop = stopping_rule::fixed(o.repeats);
   auto run_curve = [&](const char* load, std::size_t max_bytes, auto loader) {
-    std::vector<model::latency_point> curve;
+    std::vector<latency_point> curve;
     for (std::size_t bytes : gen::chase_sweep_sizes(o.min_bytes, max_bytes, o.points_per_octave)) {
       progress(std::string(load) + " " + fmt_bytes(double(bytes)));
       require_room_for_ring(bytes, 128, "latency_ladder");
@@ -209,13 +209,13 @@ latency_ladder_result latency_ladder(const device_info& dev, const latency_ladde
     return curve;
   };
   res.curve = run_curve("ld.global", o.max_size(dev), gen::chase_load_global{});
-  res.plateaus = model::find_plateaus(res.curve);
+  res.plateaus = find_plateaus(res.curve);
   if (!res.plateaus.empty() && res.plateaus.front().first == 0) res.l1 = res.plateaus.front().level;
-  res.l2 = model::window_median(res.curve, res.l2_window_lo, res.l2_window_hi);
-  res.dram = model::window_median(res.curve, res.dram_window_lo, res.dram_window_hi);
+  res.l2 = window_median(res.curve, res.l2_window_lo, res.l2_window_hi);
+  res.dram = window_median(res.curve, res.dram_window_lo, res.dram_window_hi);
   if (o.cg_max(dev) >= o.min_bytes && o.cg_max_bytes.value_or(1) != 0) {
     const auto cg = run_curve("ld.global.cg", o.cg_max(dev), gen::chase_load_global_cg{});
-    res.l2_cg = model::window_median(cg, 0, res.l2_window_hi);
+    res.l2_cg = window_median(cg, 0, res.l2_window_hi);
   }
   res.smem_bytes = std::min<std::size_t>(dev.smem_per_block / 3 / 4 * 4, dev.smem_per_block);
   progress("shared memory " + fmt_bytes(double(res.smem_bytes)));

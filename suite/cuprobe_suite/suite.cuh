@@ -6,7 +6,8 @@
 //   only where NCCL is (examples/collectives);
 // - peer.cuh: the GPUs of a node against each other (examples/peer_memory, device_report).
 // The kernels of cuprobe_suite/kernels/ come with the experiments that use them: all but wgmma.cuh
-// and wgmma_check.cuh, which only cuprobe_suite/wgmma.cuh brings. cuprobe's examples and tests
+// and wgmma_check.cuh, which only cuprobe_suite/wgmma.cuh brings. So do curve.cuh and plateau.cuh,
+// what the cache and latency experiments read off their curves. cuprobe's examples and tests
 // include this header; a user's own benchmark needs only <cuprobe/cuprobe.cuh> (the blocks).
 #pragma once
 

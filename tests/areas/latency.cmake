@@ -1,5 +1,5 @@
-# latency area: pointer chase (gen/chase.cuh), plateau detector (model/plateau.cuh), Little's
-# law (model/littles_law.cuh). Host, gpu and sass tests.
+# latency area: pointer chase (gen/chase.cuh), the suite's plateau detector
+# (cuprobe_suite/plateau.cuh), Little's law (model/littles_law.cuh). Host, gpu and sass tests.
 cuprobe_host_test(latency_model)
 cuprobe_gpu_test(latency_chase)
 

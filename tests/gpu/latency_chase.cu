@@ -6,7 +6,6 @@
 #include <cuprobe/testing/doctest.cuh>
 
 #include <cuprobe/gen/chase.cuh>
-#include <cuprobe/model/plateau.cuh>
 #include <cuprobe_suite/latency.cuh>
 #include <cuprobe_suite/latency_sweeps.cuh>
 

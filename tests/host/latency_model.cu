@@ -1,12 +1,13 @@
-// host tier: gen/chase.cuh (rings, step policy, sweep sizes), model/plateau.cuh (the plateau
-// detector), model/curve.cuh and model/littles_law.cuh. Nothing here needs a GPU.
+// host tier: gen/chase.cuh (rings, step policy, sweep sizes), the suite's plateau detector
+// (cuprobe_suite/plateau.cuh) and curve readings (cuprobe_suite/curve.cuh), and
+// model/littles_law.cuh. Nothing here needs a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuprobe/gen/chase.cuh>
-#include <cuprobe/model/curve.cuh>
 #include <cuprobe/model/littles_law.cuh>
-#include <cuprobe/model/plateau.cuh>
+#include <cuprobe_suite/curve.cuh>
+#include <cuprobe_suite/plateau.cuh>
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 namespace g = cuprobe::gen;
 namespace m = cuprobe::model;
+namespace su = cuprobe::suite;
 
 // ---- Little's law ----------------------------------------------------------------------------
 
@@ -153,14 +155,14 @@ TEST_CASE("chase_sweep_sizes: large strides start at two nodes, warp rings at 64
 namespace {
 /// A synthetic H100/H200-like curve: L1, L2 near, L2 far, DRAM, DRAM + TLB misses, with
 /// one transition point between each, and +-`noise` relative wobble (deterministic).
-std::vector<m::latency_point> synthetic_curve(double noise) {
+std::vector<su::latency_point> synthetic_curve(double noise) {
   struct seg {
     double level;
     int points;
   };
   const seg segs[] = {{33, 6},  {120, 1}, {262, 7}, {360, 1}, {480, 3},
                       {590, 1}, {700, 6}, {850, 1}, {1000, 3}};
-  std::vector<m::latency_point> c;
+  std::vector<su::latency_point> c;
   double bytes = 4096;
   int k = 0;
   for (const seg& s : segs)
@@ -176,7 +178,7 @@ TEST_CASE("find_plateaus: finds L1, L2 near, L2 far, DRAM and the TLB step") {
   for (double noise : {0.0, 0.03}) {
     CAPTURE(noise);
     const auto c = synthetic_curve(noise);
-    const auto ps = m::find_plateaus(c);
+    const auto ps = su::find_plateaus(c);
     REQUIRE(ps.size() == 5);
     const double levels[] = {33, 262, 480, 700, 1000};
     const std::size_t firsts[] = {0, 7, 15, 19, 26};
@@ -198,69 +200,69 @@ TEST_CASE("find_plateaus: finds L1, L2 near, L2 far, DRAM and the TLB step") {
 TEST_CASE("find_plateaus: a lone spike inside a plateau is an outlier, not a boundary") {
   auto c = synthetic_curve(0);
   c[10].value = 900;  // inside the L2-near plateau (points 7..13)
-  const auto ps = m::find_plateaus(c);
+  const auto ps = su::find_plateaus(c);
   REQUIRE(ps.size() == 5);
   CHECK(ps[1].first == 7);
   CHECK(ps[1].last == 13);
   CHECK(ps[1].points == 6);
   CHECK(ps[1].outliers == 1);
   CHECK(ps[1].level == doctest::Approx(262));
-  CHECK(m::describe(ps).find("outliers left out") != std::string::npos);
+  CHECK(su::describe(ps).find("outliers left out") != std::string::npos);
 }
 
 TEST_CASE("find_plateaus: a steady ramp has no plateau; tolerances and min_points matter") {
-  std::vector<m::latency_point> ramp;
+  std::vector<su::latency_point> ramp;
   for (int i = 0; i < 12; ++i) ramp.push_back({4096.0 * (1 << i), 100.0 * std::pow(1.25, i)});
-  CHECK(m::find_plateaus(ramp).empty());
-  m::plateau_options loose;
+  CHECK(su::find_plateaus(ramp).empty());
+  su::plateau_options loose;
   loose.relative = 0.5;
-  CHECK(!m::find_plateaus(ramp, loose).empty());
-  m::plateau_options strict;
+  CHECK(!su::find_plateaus(ramp, loose).empty());
+  su::plateau_options strict;
   strict.min_points = 4;  // the far-L2 and TLB plateaus (3 points) no longer count
-  CHECK(m::find_plateaus(synthetic_curve(0), strict).size() == 3);
+  CHECK(su::find_plateaus(synthetic_curve(0), strict).size() == 3);
   // Tiny levels: the absolute tolerance keeps 30 and 31.5 cycles together.
-  CHECK(m::find_plateaus({{1, 30}, {2, 31.5}, {3, 30.5}}).size() == 1);
+  CHECK(su::find_plateaus({{1, 30}, {2, 31.5}, {3, 30.5}}).size() == 1);
 }
 
 TEST_CASE("find_plateaus: edge cases and bad input") {
-  CHECK(m::find_plateaus({}).empty());
-  CHECK(m::find_plateaus({{4096, 30}}).empty());  // one point is no plateau (min_points 2)
-  CHECK_THROWS_AS(m::find_plateaus({{8192, 30}, {4096, 30}}), cuprobe::error);  // not sorted
-  CHECK_THROWS_AS(m::find_plateaus({{4096, 30}, {4096, 30}}), cuprobe::error);  // repeated size
-  CHECK_THROWS_AS(m::find_plateaus({{4096, NAN}}), cuprobe::error);
+  CHECK(su::find_plateaus({}).empty());
+  CHECK(su::find_plateaus({{4096, 30}}).empty());  // one point is no plateau (min_points 2)
+  CHECK_THROWS_AS(su::find_plateaus({{8192, 30}, {4096, 30}}), cuprobe::error);  // not sorted
+  CHECK_THROWS_AS(su::find_plateaus({{4096, 30}, {4096, 30}}), cuprobe::error);  // repeated size
+  CHECK_THROWS_AS(su::find_plateaus({{4096, NAN}}), cuprobe::error);
   // Two regions at one level split by a single point that is not a lone outlier (the point
   // after it, 111, is outside the tolerance of 100) merge into one plateau.
-  const auto one = m::find_plateaus({{1, 100}, {2, 100}, {3, 300}, {4, 111}, {5, 100}, {6, 100}});
+  const auto one = su::find_plateaus({{1, 100}, {2, 100}, {3, 300}, {4, 111}, {5, 100}, {6, 100}});
   REQUIRE(one.size() == 1);
   CHECK(one[0].first == 0);
   CHECK(one[0].last == 5);
   CHECK(one[0].points == 5);
   CHECK(one[0].outliers == 1);
   // Split by two points, they stay two plateaus.
-  CHECK(m::find_plateaus({{1, 100}, {2, 101}, {3, 300}, {4, 400}, {5, 99}, {6, 100}}).size() == 2);
+  CHECK(su::find_plateaus({{1, 100}, {2, 101}, {3, 300}, {4, 400}, {5, 99}, {6, 100}}).size() == 2);
 }
 
 TEST_CASE("describe(plateaus) and the curve helpers") {
-  const auto ps = m::find_plateaus(synthetic_curve(0));
-  const std::string text = m::describe(ps, 2000);  // 2 GHz: 33 cycles = 16.5 ns
+  const auto ps = su::find_plateaus(synthetic_curve(0));
+  const std::string text = su::describe(ps, 2000);  // 2 GHz: 33 cycles = 16.5 ns
   CHECK(text.find("plateau 1: 4 KiB .. 128 KiB  33.0 cycles = 16.5 ns (6 points)") !=
         std::string::npos);
   CHECK(text.find("plateau 5:") != std::string::npos);
-  CHECK(m::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
+  CHECK(su::describe(ps).find(" ns") == std::string::npos);  // no clock, no ns
   // window_median, peak_up_to, reach: the readings the experiments take off a curve.
-  const std::vector<m::curve_point> c = {{1 << 12, 100}, {1 << 14, 110}, {1 << 16, 90},
-                                         {1 << 20, 40},  {1 << 22, 42},  {1 << 24, 10}};
-  CHECK(*m::window_median(c, 1 << 12, 1 << 16) == 100);
-  CHECK(*m::window_median(c, 1 << 20, 1 << 22) == 41);
-  CHECK(!m::window_median(c, 1 << 25, 1 << 26));
-  CHECK(*m::peak_up_to(c, 1 << 16) == 110);
-  CHECK(!m::peak_up_to(c, 100));
+  const std::vector<su::curve_point> c = {{1 << 12, 100}, {1 << 14, 110}, {1 << 16, 90},
+                                          {1 << 20, 40},  {1 << 22, 42},  {1 << 24, 10}};
+  CHECK(*su::window_median(c, 1 << 12, 1 << 16) == 100);
+  CHECK(*su::window_median(c, 1 << 20, 1 << 22) == 41);
+  CHECK(!su::window_median(c, 1 << 25, 1 << 26));
+  CHECK(*su::peak_up_to(c, 1 << 16) == 110);
+  CHECK(!su::peak_up_to(c, 100));
   // From the peak (110 at 16 KiB), the first fall below sqrt(110 x 40) = 66.3 is between 64 KiB
   // (90) and 1 MiB (40), interpolated in log-log space.
-  const auto cap = m::reach(c, 110, 40);
+  const auto cap = su::reach(c, 110, 40);
   REQUIRE(cap);
   CHECK(*cap > (1 << 16));
   CHECK(*cap < (1 << 20));
-  CHECK(!m::reach(c, 110, 0));
-  CHECK(!m::reach({{1, 5}, {2, 5}}, 5, 4));  // never falls below
+  CHECK(!su::reach(c, 110, 0));
+  CHECK(!su::reach({{1, 5}, {2, 5}}, 5, 4));  // never falls below
 }
