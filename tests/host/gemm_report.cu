@@ -1,11 +1,14 @@
 // host tier: cuprobe_suite/gemm_report.cuh's description of a GEMM row (gemm_kernel_config): the
-// names that results and docs quote, and the parameters every row carries in the JSON.
+// names that results and docs quote, and the parameters every row carries in the JSON; the split
+// of its head-to-head rounds at a step (cuprobe_suite/levels.cuh).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cuprobe_suite/gemm_report.cuh>
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ex = cuprobe::suite;
 namespace h = cuprobe::hopper;
@@ -66,4 +69,16 @@ TEST_CASE("parse_gemm_shapes: --shapes of examples/gemm") {
     CHECK_THROWS_WITH_AS(ex::parse_gemm_shapes(bad), doctest::Contains("expected MxNxK[,MxNxK...]"),
                          cuprobe::error);
   }
+}
+
+TEST_CASE("split_levels: the two sides of a step, nothing without one") {
+  // examples/gemm's cuBLASLt at 8192^3 on GPU-5d20bbbe: 4 rounds before the card stepped down.
+  const auto lv = ex::split_levels({1.386, 1.388, 1.388, 1.386, 1.561, 1.563, 1.625, 1.653});
+  CHECK(lv.stepped());
+  CHECK(lv.low == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(lv.high == std::vector<std::size_t>{4, 5, 6, 7});
+  CHECK_FALSE(ex::split_levels({1.0, 1.02, 1.04}).stepped());  // 4 %: noise, no step
+  CHECK(ex::split_levels({1.0, 1.02, 1.04}, 0.03).stepped());
+  CHECK_FALSE(ex::split_levels({}).stepped());
+  CHECK_FALSE(ex::split_levels({0.0, 1.0}).stepped());  // no ratio to a zero
 }

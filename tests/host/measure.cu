@@ -74,18 +74,6 @@ TEST_CASE("summarize: duplicates and a single sample") {
   CHECK_THROWS_AS(cuprobe::median({}), cuprobe::error);
 }
 
-TEST_CASE("split_levels: the two sides of a step, nothing without one") {
-  // examples/gemm's cuBLASLt at 8192^3 on GPU-5d20bbbe: 4 rounds before the card stepped down.
-  const auto lv = cuprobe::split_levels({1.386, 1.388, 1.388, 1.386, 1.561, 1.563, 1.625, 1.653});
-  CHECK(lv.stepped());
-  CHECK(lv.low == std::vector<std::size_t>{0, 1, 2, 3});
-  CHECK(lv.high == std::vector<std::size_t>{4, 5, 6, 7});
-  CHECK_FALSE(cuprobe::split_levels({1.0, 1.02, 1.04}).stepped());  // 4 %: noise, no step
-  CHECK(cuprobe::split_levels({1.0, 1.02, 1.04}, 0.03).stepped());
-  CHECK_FALSE(cuprobe::split_levels({}).stepped());
-  CHECK_FALSE(cuprobe::split_levels({0.0, 1.0}).stepped());  // no ratio to a zero
-}
-
 TEST_CASE("stopping rule: fixed count") {
   const auto r = cuprobe::stopping_rule::fixed(3);
   using v = cuprobe::stopping_rule::verdict;

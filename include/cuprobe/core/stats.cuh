@@ -3,7 +3,6 @@
 //   auto s = cuprobe::summarize({1.0, 2.0, 4.0});   // min 1, median 2, mean 2.33, max 4 ...
 //   double p90 = s.percentile(90);                   // linear interpolation between ranks
 //   double m = cuprobe::median({3.0, 1.0, 2.0});     // 2: the same rule as summarize()
-//   auto lv = cuprobe::split_levels({1.39, 1.39, 1.56, 1.62});  // low {0, 1}, high {2, 3}
 //
 // Percentiles interpolate linearly between closest ranks (p = q/100 x (n-1), the "type 7"
 // estimator of R and NumPy's default), so the median of an even count is the mean of the two
@@ -50,20 +49,6 @@ CUPROBE_DECL summary summarize(std::vector<double> samples);
 /// The median of `values` (the mean of the middle two for an even count); throws when empty.
 /// Every median in cuprobe is this one (summarize() uses the same rule).
 CUPROBE_DECL double median(std::vector<double> values);
-
-/// The two levels of a series taken while a card changed state (a step in power or clock):
-/// which indices of `series` lie below the midpoint of its smallest and largest value (`low`)
-/// and which not (`high`). Empty (no step) when max / min - 1 is at most `min_step`.
-struct two_levels {
-  /// The indices of the samples below the midpoint, and of the others.
-  ///@{
-  std::vector<std::size_t> low, high;
-  ///@}
-  /// True when both levels hold samples.
-  bool stepped() const { return !low.empty() && !high.empty(); }
-};
-/// The two levels of `series` (empty when max / min - 1 is at most `min_step`).
-CUPROBE_DECL two_levels split_levels(const std::vector<double>& series, double min_step = 0.05);
 
 }  // namespace cuprobe
 

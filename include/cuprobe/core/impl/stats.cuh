@@ -44,14 +44,4 @@ CUPROBE_DECL double median(std::vector<double> values) {
   return summarize(std::move(values)).median;
 }
 
-CUPROBE_DECL two_levels split_levels(const std::vector<double>& series, double min_step) {
-  two_levels r;
-  if (series.empty()) return r;
-  const auto [mn, mx] = std::minmax_element(series.begin(), series.end());
-  if (!(*mn > 0) || *mx / *mn - 1 <= min_step) return r;
-  const double mid = (*mn + *mx) / 2;
-  for (std::size_t i = 0; i < series.size(); ++i) (series[i] < mid ? r.low : r.high).push_back(i);
-  return r;
-}
-
 }  // namespace cuprobe
