@@ -70,9 +70,9 @@
 #include "cuprobe/report/cli.cuh"
 #include "cuprobe/report/results.cuh"
 #include "cuprobe/report/summary.cuh"
-#include "cuprobe_suite/levels.cuh"
 #include "cuprobe/report/table.cuh"
 #include "cuprobe_suite/gemm.cuh"
+#include "cuprobe_suite/levels.cuh"
 
 namespace cuprobe::suite {
 
