@@ -577,8 +577,7 @@ void report_hopper(const cuprobe::device_info& d, const cuprobe::cli& cli,
   }
   for (const auto* v : {&st.loads, &st.stores, &st.copies, &st.copy_head_to_head})
     for (const auto& m : *v) res.add(m);
-  res.add(*st.read_peer);
-  res.add(*st.write_peer);
+  for (const auto& m : st.peer_points) res.add(m);  // every point that ran, the best among them
 
   ex::dsm_latency_options dl;
   dl.run = cli.run_options();

@@ -145,11 +145,11 @@ void run_streams(const cuprobe::cli& cli, const cuprobe::device_info& dev, cupro
                 best->gb_per_s() / 1e3, best->params.at("case").as_string().c_str(),
                 best->gb_per_s() / peer->gb_per_s(), peer_what, peer->gb_per_s() / 1e3,
                 peer->params.at("case").as_string().c_str());
-    res.add(*peer);
   };
   std::printf("\n");
   versus("load", st.loads.empty() ? nullptr : &st.best_load(), st.read_peer, "ld.global read");
   versus("store", st.stores.empty() ? nullptr : &st.best_store(), st.write_peer, "st.global write");
+  for (const auto& m : st.peer_points) res.add(m);  // every point that ran, the best among them
   if (st.copy_vs_memcpy) {
     const auto& bc = st.best_copy();
     std::printf(

@@ -21,8 +21,13 @@ the launch. A measurement that flushes the L2 before each sample (run_options::f
 counted by the library after a flush too, while ncu --cache-control none profiles it as the
 replay leaves the L2: its DRAM reads and its L2 sectors (read, written, hit, missed) may differ
 by at most the L2's size.
-Benchmarks named on one side only are listed, not compared. Exit status: 0 when every pair
-agrees (and at least one was compared), 1 otherwise or on bad input, with one sentence.
+Benchmarks named on one side only are listed, not compared. So is a name whose kernels the two
+sides count differently: ncu profiles every launch inside a range of that name, the library counts
+only the measurements the example kept in its results (a sweep that keeps its best point ran
+others under the same name), so where ncu holds more kernels of a name than the kept
+measurements' kernel ranges (`ranges`) add up to, the totals cover different launches; that name
+is listed with both counts, not compared. Exit status: 0 when every pair agrees (and at least one
+was compared), 1 otherwise or on bad input, with one sentence.
 """
 import argparse
 import csv
@@ -38,27 +43,33 @@ SMALL = 64 * 1024  # bytes, sectors or requests below which a count is the launc
 
 def load_counted(path):
     """{benchmark name: {metric: total of the profiled call}}, the benchmarks without counters,
-    and the names of those that flush the L2 before each sample."""
+    the names of those that flush the L2 before each sample, and {name: kernels counted} (the
+    kept measurements' kernel ranges; None where one was counted in one range per sample,
+    "uncounted" where one of that name has no counts)."""
     with open(path) as f:
         doc = json.load(f)
     if not str(doc.get("schema", "")).startswith("cuprobe.results/3"):
         raise ValueError(f"{path}: not a cuprobe.results/3 file (schema {doc.get('schema')!r})")
-    out, missing, flushed = {}, [], set()
+    out, missing, flushed, kernels = {}, [], set(), {}
     for b in doc.get("benchmarks", []):
         c = b.get("counters")
-        if not c:
+        name = b.get("name")
+        if not c or c.get("missing"):
+            kernels[name] = "uncounted"  # launches of this name the library's totals leave out
+            if c:
+                missing.append(f"{name}: {c['missing']}")
             continue
         if (b.get("options") or {}).get("flush_l2"):
-            flushed.add(b["name"])
-        if c.get("missing"):
-            missing.append(f"{b['name']}: {c['missing']}")
-            continue
+            flushed.add(name)
         per = float(c.get("per_range") or 1)
-        tot = out.setdefault(b["name"], {})
+        k = kernels.get(name, 0)
+        if isinstance(k, int):
+            kernels[name] = k + int(c.get("ranges") or 0) if c.get("range") == "kernel" else None
+        tot = out.setdefault(name, {})
         for v in c.get("values", []):
             if v["metric"].endswith(".sum") and isinstance(v.get("value"), (int, float)):
                 tot[v["metric"]] = tot.get(v["metric"], 0.0) + v["value"] * per
-    return out, missing, flushed
+    return out, missing, flushed, kernels
 
 
 # Metrics that are times: shown beside the counts, never a disagreement.
@@ -70,14 +81,15 @@ L2_STATE = {"dram__bytes_read.sum": 1, "lts__t_sectors_srcunit_tex_lookup_hit.su
 
 
 def load_ncu(path):
-    """{NVTX range (or kernel) name: {metric: sum over its rows}} from ncu's raw CSV page."""
+    """{NVTX range (or kernel) name: {metric: sum over its rows}} and {name: rows (kernels)} from
+    ncu's raw CSV page."""
     rows = [r for r in csv.reader(open(path, newline="")) if r]
     head = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
     if head is None:
         raise ValueError(f"{path}: no ncu CSV header (a 'Kernel Name' column)")
     cols = rows[head]
     name_col = cols.index("Kernel Name")
-    out = {}
+    out, rows_of = {}, {}
     for r in rows[head + 1:]:
         if len(r) != len(cols) or r[name_col] == "":
             continue
@@ -89,17 +101,26 @@ def load_ncu(path):
         if sep and not any(c in head_part for c in " (<"):
             name = head_part
         tot = out.setdefault(name, {})
+        rows_of[name] = rows_of.get(name, 0) + 1
         for i, c in enumerate(cols):
             x = number(r[i]) if c.endswith(".sum") else None
             if x is not None:
                 tot[c] = tot.get(c, 0.0) + x
-    return out
+    return out, rows_of
 
 
-def compare(counted, ncu, tolerance, l2_bytes, flushed=()):
-    """Rows (name, metric, library, ncu, relative difference, verdict) and whether all agree."""
+def uneven(kernels, ncu_rows, counted):
+    """{name: (library's kernels, ncu's kernels)} for the names both hold whose kernels differ
+    in number: ncu saw launches of that name that the results do not hold."""
+    return {n: (k, ncu_rows[n]) for n, k in kernels.items()
+            if n in ncu_rows and n in counted and k is not None and (k == "uncounted" or k != ncu_rows[n])}
+
+
+def compare(counted, ncu, tolerance, l2_bytes, flushed=(), skip=()):
+    """Rows (name, metric, library, ncu, relative difference, verdict) and whether all agree;
+    the names in `skip` are left out."""
     rows, ok = [], True
-    for name in sorted(set(counted) & set(ncu)):
+    for name in sorted((set(counted) & set(ncu)) - set(skip)):
         dram = sum(counted[name].get(m, 0.0) for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"))
         for metric in sorted(set(counted[name]) & set(ncu[name])):
             a, b = counted[name][metric], ncu[name][metric]
@@ -132,12 +153,13 @@ def main():
     ap.add_argument("--markdown")
     a = ap.parse_args()
     try:
-        counted, missing, flushed = load_counted(a.counted)
-        ncu = load_ncu(a.ncu)
+        counted, missing, flushed, kernels = load_counted(a.counted)
+        ncu, ncu_rows = load_ncu(a.ncu)
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
         print(f"ncu_counters: {e}", file=sys.stderr)
         return 1
-    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, flushed)
+    apart = uneven(kernels, ncu_rows, counted)
+    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, flushed, apart)
     lines = ["| benchmark | metric | library | ncu | difference | verdict |", "|---|---|---|---|---|---|"]
     lines += [f"| {n} | {m} | {x:.6g} | {y:.6g} | {100 * r:.3f} % | {v} |" for n, m, x, y, r, v in rows]
     only_lib = sorted(set(counted) - set(ncu))
@@ -148,6 +170,10 @@ def main():
     if only_ncu:
         notes.append(f"Profiled by ncu only (kernels outside the measurements' ranges): {', '.join(only_ncu[:20])}"
                      + (" ..." if len(only_ncu) > 20 else "") + ".")
+    if apart:
+        notes.append("Not compared, different launches on each side (the results keep fewer measurements "
+                     "of the name than ran under it): " + "; ".join(
+                         f"{n}: the library counted {'not every one of its' if k == 'uncounted' else k} kernel(s), ncu profiled {m}" for n, (k, m) in sorted(apart.items())) + ".")
     if missing:
         notes.append("Without counters: " + "; ".join(missing[:10]) + ".")
     text = "\n".join(lines + [""] + notes) + "\n"

@@ -225,6 +225,7 @@ struct tma_stream_result {
   std::optional<double> copy_vs_memcpy;
   std::vector<std::string> skipped;                  ///< points that do not fit, and why
   std::optional<measurement> read_peer, write_peer;  ///< best ld.global read / st.global write
+  std::vector<measurement> peer_points;  ///< every point of those two streams, validated
   std::uint64_t array_bytes = 0;
 
   const measurement& best_load() const { return best(loads, "load"); }
@@ -562,6 +563,7 @@ tma_stream_result tma_streams(const device_info& dev, const tma_stream_options& 
     auto peers = detail::tma_peer_streams(dev, r.array_bytes, o.run);
     r.read_peer = peers.best(gen::stream_pattern::read);
     r.write_peer = peers.best(gen::stream_pattern::write);
+    r.peer_points = std::move(peers.all);
   }
   return r;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """host tier: tools/ncu_counters.py (the library's counters against ncu's on the same launches)
-on synthetic files, no GPU: a pair that agrees, one 2 % apart, DRAM writes apart by less than
+on synthetic files, no GPU: a pair that agrees, one 2 % apart, a name whose kernels the two sides
+count differently (a sweep keeping its best point; a measurement without counts), DRAM writes apart by less than
 the L2 (dirty lines written back after the kernel), DRAM noise (below 0.1 % of the launch's
 DRAM bytes), the L2's state of a measurement that flushes it, tiny counts, a benchmark on one side only,
 a results file whose counters are missing, ncu's units row and thousands separators, and bad
@@ -19,9 +20,9 @@ TOOL = [sys.executable, os.path.join(root, "tools", "ncu_counters.py")]
 failures = []
 
 
-def bench(name, values, per_range=4, missing="", flush_l2=False):
+def bench(name, values, per_range=4, missing="", flush_l2=False, ranges=1):
     return {"name": name, "options": {"flush_l2": flush_l2}, "counters": {
-        "spec": "dram", "chip": "GH100", "passes": 1, "range": "kernel", "ranges": 1,
+        "spec": "dram", "chip": "GH100", "passes": 1, "range": "kernel", "ranges": ranges,
         "per_range": per_range, "missing": missing,
         "values": [] if missing else [{"metric": m, "label": m, "value": v, "unit": "byte"}
                                       for m, v in values.items()]}}
@@ -66,7 +67,8 @@ with tempfile.TemporaryDirectory() as d:
     r, w = "dram__bytes_read.sum", "dram__bytes_write.sum"
     # 1e8 bytes per iteration x per_range 4 = 4e8 in the call; ncu's two kernels add to 4.002e8.
     good = results([bench("copy", {r: 1e8, w: 1e8})])
-    expect("agreeing pair", run(d, good, ncu_csv([[0, "copy", "200100000",
+    two = results([bench("copy", {r: 1e8, w: 1e8}, ranges=2)])
+    expect("agreeing pair", run(d, two, ncu_csv([[0, "copy", "200100000",
                                                     "200000000"],
                                                    [1, "copy", "200100000", "200000000"]])),
            0, ["| copy | dram__bytes_read.sum |", "agrees", "2 of 2 pairs agree"], ["DIFFERS"])
@@ -120,6 +122,17 @@ with tempfile.TemporaryDirectory() as d:
                                                                [1, "fill_kernel", "5", "5"]])),
            0, ["Counted by the library only", "only_here", "Profiled by ncu only", "fill_kernel",
                "Without counters: refused: another tool owns the profiler"])
+    # a sweep that keeps its best point: ncu profiled three kernels of the name, the results hold
+    # one measurement of one kernel; a name with a measurement the library did not count
+    kept = results([bench("copy", {r: 1e8, w: 1e8}), bench("stream.read", {r: 1e8}),
+                    bench("tma.copy", {r: 1e8}), bench("tma.copy", {}, missing="no counters")])
+    expect("launches the results do not hold", run(d, kept, ncu_csv([
+        [0, "copy", "4e8", "4e8"], [1, "stream.read", "4e8", "0"], [2, "stream.read", "4e8", "0"],
+        [3, "stream.read", "4e8", "0"], [4, "tma.copy", "4e8", "0"], [5, "tma.copy", "4e8", "0"]])),
+           0, ["2 of 2 pairs agree", "Not compared, different launches on each side",
+               "stream.read: the library counted 1 kernel(s), ncu profiled 3",
+               "tma.copy: the library counted not every one of its kernel(s), ncu profiled 2"],
+           ["| stream.read |", "| tma.copy |", "DIFFERS"])
     expect("not results/3", run(d, {"schema": "cuprobe.results/2", "benchmarks": []}, ncu_csv([])),
            1, ["not a cuprobe.results/3 file"])
     expect("not JSON", run(d, "{", ncu_csv([])), 1, ["ncu_counters:"])
