@@ -9,6 +9,8 @@
 //   threads (within a minute on an H100); --full: every persistent shape the SM holds (1..32
 //   blocks x 64..1024 threads) and covering grids of 128..1024 threads; --quick: 5 samples
 //   options: --patterns read,write,copy,mixed  --ops cg,cs,cv  --widths 4,16
+//            (--ops also takes nc.L2::256B and L2::256B: float4 reads that ask the L2 to fetch
+//            256 bytes per miss, read pattern only)
 //            --modes launches,in_kernel  --grids persistent,covering  --configs 4x256,8x128
 //            --cover-threads 256,1024  --passes 4  --array-mib 4096  --l2-factor 8
 //
@@ -61,7 +63,10 @@ int main(int argc, char** argv) {
         "--full adds every persistent grid shape (1..32 blocks/SM x 64..1024 threads) and\n"
         "covering grids of 128 and 512 threads",
         {opt::text("--patterns", "comma list of read, write, copy, mixed", "read,write,copy,mixed"),
-         opt::text("--ops", "load operators, comma list of cg, cs, cv", "cg,cs,cv"),
+         opt::text("--ops",
+                   "load operators, comma list of cg, cs, cv, nc.L2::256B, L2::256B (the last "
+                   "two: float4 reads only)",
+                   "cg,cs,cv"),
          opt::text("--widths", "element bytes, comma list of 4, 16", "4,16"),
          opt::text("--modes", "comma list of launches, in_kernel", "launches,in_kernel"),
          opt::text("--grids", "comma list of persistent, covering", "persistent,covering"),
@@ -130,14 +135,19 @@ int main(int argc, char** argv) {
 
     // The kernels: every (width, operator, pattern, mode, grid) compiled here, then the
     // operators the command line names.
-    const gen::stream_table<gen::type_list<float, float4>,
-                            gen::type_list<cache::cg, cache::cs, cache::cv>, gen::all_patterns,
-                            gen::all_modes, gen::all_grids>
+    gen::stream_table<gen::type_list<float, float4>,
+                      gen::type_list<cache::cg, cache::cs, cache::cv>, gen::all_patterns,
+                      gen::all_modes, gen::all_grids>
         all;
+    all.add(
+        gen::stream_table<gen::type_list<float4>, gen::type_list<cache::nc_L2_256B, cache::L2_256B>,
+                          gen::pattern_list<gen::stream_pattern::read>, gen::all_modes>{});
     const auto ops = split(cli.get("--ops"));
     for (const auto& op : ops)
-      cuprobe::require(op == "cg" || op == "cs" || op == "cv",
-                       "--ops: unknown load operator '" + op + "' (cg, cs, cv)");
+      cuprobe::require(
+          std::any_of(all.kernels().begin(), all.kernels().end(),
+                      [&](const gen::stream_kernel& k) { return op == k.load_op; }),
+          "--ops: unknown load operator '" + op + "' (cg, cs, cv, nc.L2::256B, L2::256B)");
     const auto dev = cuprobe::device_info::query();
     cuprobe::arch::check_kernel_image();
     if (!cli.has("--configs") && cli.full)
