@@ -13,14 +13,14 @@ is the benchmark's name (the runner opens one range per measurement).
 Every metric both sides hold (counts: the `.sum` ones) is compared per benchmark name: the
 library's total against the sum of ncu's rows of that name. A pair agrees when the two differ by
 at most --tolerance of the larger (1 %), or by at most 64 KiB (a count that small is the
-launch's own traffic: its parameters, its code), and DRAM bytes written may also differ by at
-most the L2's size (--l2-bytes): lines the kernel wrote that the L2 still held dirty when it
-ended, written back after it, which one side can count in its next range and the other not.
-A DRAM count below 0.1 % of the launch's DRAM bytes (read + written, the library's) is noise of
-the launch. A measurement that flushes the L2 before each sample (run_options::flush_l2) is
-counted by the library after a flush too, while ncu --cache-control none profiles it as the
-replay leaves the L2: its DRAM reads and its L2 sectors (read, written, hit, missed) may differ
-by at most the L2's size.
+launch's own traffic: its parameters, its code), or, for a count that depends on what the L2
+held when a kernel began, by at most the L2's size (--l2-bytes) per kernel of that name: DRAM
+bytes read and written (lines the L2 still held from earlier work, and dirty lines written back
+during the kernel or after it) and the L2's sectors read, written, hit and missed. Neither side
+controls that state: ncu (--cache-control none) replays a kernel as the previous kernel or its
+own previous pass left the L2, the library counts after the measurement's own call (after its
+flush, where run_options::flush_l2). A DRAM count below 0.1 % of the launch's DRAM bytes (read +
+written, the library's) is noise of the launch.
 Benchmarks named on one side only are listed, not compared. So is a name whose kernels the two
 sides count differently: ncu profiles every launch inside a range of that name, the library counts
 only the measurements the example kept in its results (a sweep that keeps its best point ran
@@ -43,14 +43,14 @@ SMALL = 64 * 1024  # bytes, sectors or requests below which a count is the launc
 
 def load_counted(path):
     """{benchmark name: {metric: total of the profiled call}}, the benchmarks without counters,
-    the names of those that flush the L2 before each sample, and {name: kernels counted} (the
+    and {name: kernels counted} (the
     kept measurements' kernel ranges; None where one was counted in one range per sample,
     "uncounted" where one of that name has no counts)."""
     with open(path) as f:
         doc = json.load(f)
     if not str(doc.get("schema", "")).startswith("cuprobe.results/3"):
         raise ValueError(f"{path}: not a cuprobe.results/3 file (schema {doc.get('schema')!r})")
-    out, missing, flushed, kernels = {}, [], set(), {}
+    out, missing, kernels = {}, [], {}
     for b in doc.get("benchmarks", []):
         c = b.get("counters")
         name = b.get("name")
@@ -59,8 +59,6 @@ def load_counted(path):
             if c:
                 missing.append(f"{name}: {c['missing']}")
             continue
-        if (b.get("options") or {}).get("flush_l2"):
-            flushed.add(name)
         per = float(c.get("per_range") or 1)
         k = kernels.get(name, 0)
         if isinstance(k, int):
@@ -69,13 +67,14 @@ def load_counted(path):
         for v in c.get("values", []):
             if v["metric"].endswith(".sum") and isinstance(v.get("value"), (int, float)):
                 tot[v["metric"]] = tot.get(v["metric"], 0.0) + v["value"] * per
-    return out, missing, flushed, kernels
+    return out, missing, kernels
 
 
 # Metrics that are times: shown beside the counts, never a disagreement.
 TIMES = {"gpu__time_duration.sum"}
 # Counts that depend on what the L2 held when the launch began, and bytes per count.
-L2_STATE = {"dram__bytes_read.sum": 1, "lts__t_sectors_srcunit_tex_lookup_hit.sum": 32,
+L2_STATE = {"dram__bytes_read.sum": 1, "dram__bytes_write.sum": 1,
+            "lts__t_sectors_srcunit_tex_lookup_hit.sum": 32,
             "lts__t_sectors_srcunit_tex_lookup_miss.sum": 32, "lts__t_sectors_op_read.sum": 32,
             "lts__t_sectors_op_write.sum": 32}
 
@@ -116,12 +115,16 @@ def uneven(kernels, ncu_rows, counted):
             if n in ncu_rows and n in counted and k is not None and (k == "uncounted" or k != ncu_rows[n])}
 
 
-def compare(counted, ncu, tolerance, l2_bytes, flushed=(), skip=()):
+def compare(counted, ncu, tolerance, l2_bytes, kernels=None, skip=()):
     """Rows (name, metric, library, ncu, relative difference, verdict) and whether all agree;
-    the names in `skip` are left out."""
+    `kernels`: {name: kernels counted} (the L2's state may differ once per kernel; 1 where not
+    known); the names in `skip` are left out."""
     rows, ok = [], True
+    kernels = kernels or {}
     for name in sorted((set(counted) & set(ncu)) - set(skip)):
         dram = sum(counted[name].get(m, 0.0) for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"))
+        k = kernels.get(name)
+        launches = k if isinstance(k, int) and k > 0 else 1
         for metric in sorted(set(counted[name]) & set(ncu[name])):
             a, b = counted[name][metric], ncu[name][metric]
             diff = abs(a - b)
@@ -132,12 +135,11 @@ def compare(counted, ncu, tolerance, l2_bytes, flushed=(), skip=()):
                 verdict = "agrees"
             elif diff <= SMALL:
                 verdict = "agrees (both below 64 KiB apart: the launch's own traffic)"
-            elif metric == "dram__bytes_write.sum" and l2_bytes and diff <= l2_bytes:
-                verdict = "within the L2's dirty lines (written back after the kernel)"
             elif metric.startswith("dram__bytes_") and diff <= 1e-3 * dram:
                 verdict = "agrees (below 0.1 % of the launch's DRAM bytes)"
-            elif name in flushed and metric in L2_STATE and l2_bytes and diff * L2_STATE[metric] <= l2_bytes:
-                verdict = "within the L2's state (the library counts after its flush, ncu as the replay leaves it)"
+            elif metric in L2_STATE and l2_bytes and diff * L2_STATE[metric] <= launches * l2_bytes:
+                verdict = (f"within the L2's state ({launches} x the L2: what it held when each kernel "
+                           "began, or left dirty)")
             else:
                 verdict, ok = "DIFFERS", False
             rows.append((name, metric, a, b, rel, verdict))
@@ -153,13 +155,13 @@ def main():
     ap.add_argument("--markdown")
     a = ap.parse_args()
     try:
-        counted, missing, flushed, kernels = load_counted(a.counted)
+        counted, missing, kernels = load_counted(a.counted)
         ncu, ncu_rows = load_ncu(a.ncu)
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
         print(f"ncu_counters: {e}", file=sys.stderr)
         return 1
     apart = uneven(kernels, ncu_rows, counted)
-    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, flushed, apart)
+    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, kernels, apart)
     lines = ["| benchmark | metric | library | ncu | difference | verdict |", "|---|---|---|---|---|---|"]
     lines += [f"| {n} | {m} | {x:.6g} | {y:.6g} | {100 * r:.3f} % | {v} |" for n, m, x, y, r, v in rows]
     only_lib = sorted(set(counted) - set(ncu))

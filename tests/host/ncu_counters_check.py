@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """host tier: tools/ncu_counters.py (the library's counters against ncu's on the same launches)
-on synthetic files, no GPU: a pair that agrees, one 2 % apart, a name whose kernels the two sides
-count differently (a sweep keeping its best point; a measurement without counts), DRAM writes apart by less than
-the L2 (dirty lines written back after the kernel), DRAM noise (below 0.1 % of the launch's
-DRAM bytes), the L2's state of a measurement that flushes it, tiny counts, a benchmark on one side only,
-a results file whose counters are missing, ncu's units row and thousands separators, and bad
-input (not a results/3 file, no ncu header, no pair at all). Each run is checked for its exit
-status, its verdicts and no traceback. Then scripts/ncu-crosscheck.sh (every example through
+on synthetic files, no GPU: a pair that agrees, one 2 % apart, counts the L2's state explains
+(what it held when each kernel of the name began, per kernel, flushed or not; none without the
+L2's size), DRAM writes apart by less than the L2 (dirty lines), DRAM noise (below 0.1 % of the
+launch's DRAM bytes), a name whose kernels the two sides count differently (a sweep keeping its
+best point; a measurement without counts), tiny counts, a benchmark on one side only, a results
+file whose counters are missing, ncu's units row and thousands separators, and bad input (not a
+results/3 file, no ncu header, no pair at all). Each run is checked for its exit status, its
+verdicts and no traceback. Then scripts/ncu-crosscheck.sh (every example through
 tools/ncu_counters.sh) against stand-ins: its table's verdicts, its limit, its deadline, its exit.
 """
 import json
@@ -87,7 +88,7 @@ with tempfile.TemporaryDirectory() as d:
            1, ["DIFFERS", "1 of 2 pairs agree"])
     expect("writes within the L2", run(d, good, ncu_csv([[0, "copy", "400000000", "380000000"]]),
                                        "--l2-bytes", str(50 << 20)),
-           0, ["within the L2's dirty lines"])
+           0, ["within the L2's state (1 x the L2"])
     expect("writes beyond the L2", run(d, good, ncu_csv([[0, "copy", "400000000", "300000000"]]),
                                        "--l2-bytes", str(50 << 20)),
            1, ["DIFFERS"])
@@ -107,8 +108,21 @@ with tempfile.TemporaryDirectory() as d:
     cold_w_csv = f'"ID","Kernel Name","{l2w}"\n"","","sector"\n"0","chase","85836"\n'
     expect("the L2's state: sectors written", run(d, cold_w, cold_w_csv, "--l2-bytes", str(50 << 20)),
            0, ["within the L2's state"])
-    expect("no flush, no L2 state", run(d, warm, ncu_csv([[0, "chase", "100000", "0"]]),
-                                        "--l2-bytes", str(50 << 20)), 1, ["DIFFERS"])
+    expect("no flush: the L2's state all the same", run(d, warm, ncu_csv([[0, "chase", "100000", "0"]]),
+                                                        "--l2-bytes", str(50 << 20)),
+           0, ["within the L2's state (1 x the L2"])
+    expect("no L2 size given: no allowance", run(d, warm, ncu_csv([[0, "chase", "100000", "0"]])),
+           1, ["DIFFERS"])
+    # the allowance counts each kernel of the name: 3 kernels, 120 MB apart (below 3 x 50 MiB);
+    # one kernel, the same 120 MB: beyond it
+    three = results([bench("sweep", {r: 4e7}, per_range=1, ranges=3)])
+    expect("the L2's state, per kernel", run(d, three, ncu_csv([[0, "sweep", "1.6e8", "0"], [1, "sweep", "0", "0"],
+                                                                [2, "sweep", "0", "0"]]),
+                                             "--l2-bytes", str(50 << 20)),
+           0, ["within the L2's state (3 x the L2"])
+    one = results([bench("sweep", {r: 4e7}, per_range=1)])
+    expect("the L2's state, one kernel", run(d, one, ncu_csv([[0, "sweep", "1.6e8", "0"]]),
+                                             "--l2-bytes", str(50 << 20)), 1, ["DIFFERS"])
     expect("beyond the L2's state", run(d, results([bench("chase", {r: 4.5e8}, per_range=1,
                                                           flush_l2=True)]),
                                         ncu_csv([[0, "chase", "100000", "0"]]),
