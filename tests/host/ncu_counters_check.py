@@ -2,7 +2,8 @@
 """host tier: tools/ncu_counters.py (the library's counters against ncu's on the same launches)
 on synthetic files, no GPU: a pair that agrees, one 2 % apart, counts the L2's state explains
 (what it held when each kernel of the name began, per kernel, flushed or not; none without the
-L2's size), DRAM writes apart by less than the L2 (dirty lines), DRAM noise (below 0.1 % of the
+L2's size), DRAM writes apart by less than the L2 (dirty lines), the L2's read sectors of SMs
+that read the same sectors at once (timing; a difference where none merged), DRAM noise (below 0.1 % of the
 launch's DRAM bytes), a name whose kernels the two sides count differently (a sweep keeping its
 best point; a measurement without counts), tiny counts, a benchmark on one side only, a results
 file whose counters are missing, ncu's units row and thousands separators, and bad input (not a
@@ -147,6 +148,18 @@ with tempfile.TemporaryDirectory() as d:
                "stream.read: the library counted 1 kernel(s), ncu profiled 3",
                "tma.copy: the library counted not every one of its kernel(s), ncu profiled 2"],
            ["| stream.read |", "| tma.copy |", "DIFFERS"])
+    # several SMs reading the same sectors: the SMs received more sectors than the L2 read, so the
+    # L2's read sectors depend on timing; without that (delivered = read) they differ
+    dl, rd, opr = "l1tex__m_xbar2l1tex_read_sectors.sum", "lts__t_sectors_srcunit_tex_op_read.sum", \
+        "lts__t_sectors_op_read.sum"
+    shared = results([bench("tile", {dl: 4.2e6, rd: 2.77e6, opr: 3.1e6}, per_range=1)])
+    own = results([bench("tile", {dl: 2.77e6, rd: 2.77e6, opr: 3.1e6}, per_range=1)])
+    head = f'"ID","Kernel Name","{dl}","{rd}","{opr}"\n"","","sector","sector","sector"\n'
+    expect("merged before the L2: timing", run(d, shared, head + '"0","tile","4.2e6","2.87e6","3.53e6"\n'),
+           0, ["3 of 3 pairs agree", "timing (the SMs received 4.2e+06 sectors, the L2 read 2.77e+06"],
+           ["DIFFERS"])
+    expect("read at the L2 as delivered: a difference", run(d, own, head + '"0","tile","2.77e6","2.87e6","3.53e6"\n'),
+           1, ["DIFFERS"], ["timing ("])
     expect("not results/3", run(d, {"schema": "cuprobe.results/2", "benchmarks": []}, ncu_csv([])),
            1, ["not a cuprobe.results/3 file"])
     expect("not JSON", run(d, "{", ncu_csv([])), 1, ["ncu_counters:"])
