@@ -5,7 +5,10 @@
 #
 #   scripts/ncu-crosscheck.sh [example ...]     default: every example (scripts/gpu-check.sh list)
 #
-# Each example runs with CUPROBE_CROSSCHECK_ARGS (default "--quick"), once outside ncu with
+# Each example runs with CUPROBE_CROSSCHECK_ARGS where given, else with `--quick`, or the lighter
+# settings below for the examples that ran past a few minutes under ncu at `--quick` (device_report,
+# timers, memory_ordering, system_memory and access_patterns `--small`, dram_bandwidth one width and
+# one operator); once outside ncu with
 # `--profile --counters dram,l2` (the library's counter pass; CUPROBE_NCU_COUNTERS_SETS picks other
 # sets) and once with `--profile` under `ncu --clock-control none --cache-control none`, each
 # benchmark's counts compared by tools/ncu_counters.py (1 %, with its documented allowances).
@@ -19,7 +22,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 OUT="${OUT:-$PWD/gpu-check-out}"
 build="${CUPROBE_BUILD_DIR:-build/hopper}"
-args="${CUPROBE_CROSSCHECK_ARGS:---quick}"
+# The arguments of one example (above).
+args_of() {
+  if [ -n "${CUPROBE_CROSSCHECK_ARGS:-}" ]; then echo "$CUPROBE_CROSSCHECK_ARGS"; return; fi
+  case "$1" in
+    device_report|timers|memory_ordering|system_memory|access_patterns) echo "--small" ;;
+    dram_bandwidth) echo "--quick --widths 16 --ops cg" ;;
+    *) echo "--quick" ;;
+  esac
+}
 limit="${CUPROBE_CROSSCHECK_LIMIT:-240}"
 deadline="${CUPROBE_CROSSCHECK_DEADLINE:-0}"
 if [ $# -gt 0 ]; then examples=("$@"); else mapfile -t examples < <(scripts/gpu-check.sh list); fi
@@ -33,16 +44,17 @@ card="$(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | hea
   echo
   echo "\`scripts/ncu-crosscheck.sh\` at commit \`${CUPROBE_GIT_SHA:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}\`" \
        "on ${card:-no GPU}, $(date -u +%FT%TZ);" \
-       "each example with \`$args\`, counter sets \`${CUPROBE_NCU_COUNTERS_SETS:-dram,l2}\`."
+       "counter sets \`${CUPROBE_NCU_COUNTERS_SETS:-dram,l2}\`."
   echo
-  echo "| example | verdict | pairs agreeing | seconds |"
-  echo "|---|---|---|---|"
+  echo "| example | verdict | pairs agreeing | seconds | arguments |"
+  echo "|---|---|---|---|---|"
 } > "$table"
 ran=0 bad=0 skipped=0
 for e in "${examples[@]}"; do
   if [ "$deadline" != 0 ] && [ $(( $(date +%s) + 30 )) -ge "$deadline" ]; then
-    echo "| $e | not run (the deadline) | | |" >> "$table"; continue
+    echo "| $e | not run (the deadline) | | | |" >> "$table"; continue
   fi
+  args="$(args_of "$e")"
   s=$(date +%s)
   # shellcheck disable=SC2086  # args: several words
   timeout -k 10 "$limit" tools/ncu_counters.sh "$build" "$work/ncu-crosscheck/$e" "$e" $args \
@@ -59,7 +71,7 @@ for e in "${examples[@]}"; do
        else verdict="failed: $(tail -1 "$work/ncu-crosscheck/$e.stderr" | tr '|' '/')"; fi
        ran=$((ran + 1)); bad=$((bad + 1)) ;;
   esac
-  echo "| $e | $verdict | ${pairs% pairs agree} | $t |" >> "$table"
+  echo "| $e | $verdict | ${pairs% pairs agree} | $t | \`$args\` |" >> "$table"
   echo "ncu-crosscheck: $e: $verdict (${pairs:-no pairs}) in ${t}s"
 done
 tar -czf "$OUT/ncu-crosscheck.tgz" -C "$work" ncu-crosscheck

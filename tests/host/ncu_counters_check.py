@@ -180,7 +180,7 @@ def check_crosscheck(d):
         os.makedirs(os.path.join(tree, sub))
     shutil.copy(os.path.join(root, "scripts", "ncu-crosscheck.sh"), os.path.join(tree, "scripts"))
     stand_ins = {
-        "scripts/gpu-check.sh": '[ "$1" = list ] && printf "good\\nbad\\nnone\\nslow\\nlost\\n"\n',
+        "scripts/gpu-check.sh": '[ "$1" = list ] && printf "good\\nbad\\nnone\\nslow\\nlost\\ntimers\\n"\n',
         "tools/ncu_counters.sh":
             'touch "$2.md"; case "$3" in\n'
             '  good) echo "ncu_counters: 12 of 12 pairs agree" >&2 ;;\n'
@@ -188,6 +188,7 @@ def check_crosscheck(d):
             '  none) echo "ncu_counters: skipped: ncu not found" >&2; exit 77 ;;\n'
             '  slow) sleep 30 ;;\n'
             '  lost) echo "ncu_counters: build/hopper/examples/lost not built" >&2; exit 1 ;;\n'
+            '  timers) echo "ncu_counters: 9 of 9 pairs agree ($*)" >&2 ;;\n'
             'esac\n'}
     for name, body in stand_ins.items():
         path = os.path.join(tree, name)
@@ -207,7 +208,8 @@ def check_crosscheck(d):
     code, table, text = crosscheck(out)
     want = ["| good | agrees | 12 of 12 |", "| bad | DIFFERS (see bad.md) | 3 of 4 |",
             "| none | skipped: ncu not found |", "| slow | timed out after 2 s |",
-            "| lost | failed: ncu_counters: build/hopper/examples/lost not built |"]
+            "| lost | failed: ncu_counters: build/hopper/examples/lost not built |",
+            "| good | agrees | 12 of 12 |", "`--quick` |", "| timers | agrees | 9 of 9 |", "`--small` |"]
     missing = [w for w in want if w not in table]
     if code != 1 or missing or "Traceback" in text:
         failures.append(f"ncu-crosscheck: exit {code} (want 1), rows missing {missing}: {table}{text}")
@@ -216,8 +218,11 @@ def check_crosscheck(d):
     if "good.md" not in names or "bad.stderr" not in names:
         failures.append(f"ncu-crosscheck: the archive holds {names}")
     code, table, text = crosscheck(os.path.join(d, "late"), "CUPROBE_CROSSCHECK_DEADLINE=1")
-    if code != 0 or table.count("not run (the deadline)") != 5:
+    if code != 0 or table.count("not run (the deadline)") != 6:
         failures.append(f"ncu-crosscheck, past its deadline: exit {code}: {table}{text}")
+    code, table, text = crosscheck(os.path.join(d, "given"), "CUPROBE_CROSSCHECK_ARGS=--full --x")
+    if "| timers | agrees | 9 of 9 | " not in table or "`--full --x` |" not in table or "`--small`" in table:
+        failures.append(f"ncu-crosscheck, CUPROBE_CROSSCHECK_ARGS for every example: {table}{text}")
     p = subprocess.run(["env", f"OUT={os.path.join(d, 'one')}", "bash", script, "none"],
                        capture_output=True, text=True, timeout=60)
     if p.returncode != 77:
