@@ -28,9 +28,10 @@ same tool differ as much: those pairs are shown as timing, not a difference.
 Benchmarks named on one side only are listed, not compared. So is a name whose kernels the two
 sides count differently: ncu profiles every launch inside a range of that name, the library counts
 only the measurements the example kept in its results (a sweep that keeps its best point ran
-others under the same name), so where ncu holds more kernels of a name than the kept
-measurements' kernel ranges (`ranges`) add up to, the totals cover different launches; that name
-is listed with both counts, not compared. Exit status: 0 when every pair agrees (and at least one
+others under the same name), so where ncu holds another number of kernels of a name than the
+kept measurements' kernel ranges (`ranges`) add up to (more: a sweep that kept its best point;
+fewer: an ncu run cut short), the totals cover different launches; that name is listed with both
+counts, not compared. Exit status: 0 when every pair agrees (and at least one
 was compared), 1 otherwise or on bad input, with one sentence.
 """
 import argparse
