@@ -48,9 +48,8 @@ SMALL = 64 * 1024  # bytes, sectors or requests below which a count is the launc
 
 def load_counted(path):
     """{benchmark name: {metric: total of the profiled call}}, the benchmarks without counters,
-    and {name: kernels counted} (the
-    kept measurements' kernel ranges; None where one was counted in one range per sample,
-    "uncounted" where one of that name has no counts)."""
+    and {name: kernels counted} (the kept measurements' kernel ranges; None where one was counted
+    in one range per sample, "uncounted" where one of that name has no counts)."""
     with open(path) as f:
         doc = json.load(f)
     if not str(doc.get("schema", "")).startswith("cuprobe.results/3"):
@@ -127,7 +126,7 @@ def load_ncu(path):
 
 def uneven(kernels, ncu_rows, counted):
     """{name: (library's kernels, ncu's kernels)} for the names both hold whose kernels differ
-    in number: ncu saw launches of that name that the results do not hold."""
+    in number (or that hold a measurement without counts): the totals cover other launches."""
     return {n: (k, ncu_rows[n]) for n, k in kernels.items()
             if n in ncu_rows and n in counted and k is not None and (k == "uncounted" or k != ncu_rows[n])}
 
