@@ -18,7 +18,11 @@
 # per step, each into a folder of its own, and packs what they wrote, in order, into one archive
 # (a later step's file replaces an earlier one's). The parts must run on one card: reference-set.sh
 # refuses summaries of two GPUs. CUPROBE_PART_LIMIT (seconds, default 560) is the part's budget:
-# the sanitizer pass ends 30 s before it, listing what it did not reach (scripts/gpu-check.sh).
+# every step runs under `timeout` within it (20 s kept for packing), a step that would start with
+# less than 30 s left is listed "not run", and the sanitizer pass ends 30 s before the budget,
+# listing what it did not reach (scripts/gpu-check.sh). The archive is rewritten after every
+# step, so a step cut short keeps what the steps before it (and gpu-check.sh's own archive of the
+# cut step, rewritten after each example) wrote.
 # CUPROBE_GIT_SHA names the commit when the tree travels without .git.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -57,23 +61,30 @@ while read -r what names; do
   dir="$work/$n-$what"; mkdir -p "$dir"
   [ "$names" = - ] && names=""
   s=$(date +%s)
+  left=$(( deadline - s - 20 ))
+  if [ "$left" -lt 30 ]; then
+    echo "part $part step $n: $what ${names:-} not run (${left}s of the part's budget left)"
+    continue
+  fi
   # shellcheck disable=SC2086  # names: example names, one word each
   case "$what" in
     tier) OUT=$dir CUPROBE_GPU_CHECK_TIERS=gpu CUPROBE_GPU_CHECK_SANITIZE=0 \
-            scripts/gpu-check.sh sanitize > "$dir/stdout" 2>&1 ;;
+            timeout "$left" scripts/gpu-check.sh sanitize > "$dir/stdout" 2>&1 ;;
     ex)   OUT=$dir CUPROBE_GPU_CHECK_TIERS=0 CUPROBE_GPU_CHECK_NCU=0 CUPROBE_GPU_CHECK_SANITIZE=0 \
-            scripts/gpu-check.sh full $names > "$dir/stdout" 2>&1 ;;
+            timeout "$left" scripts/gpu-check.sh full $names > "$dir/stdout" 2>&1 ;;
     ncu)  OUT=$dir CUPROBE_GPU_CHECK_TIERS=0 CUPROBE_GPU_CHECK_NCU=only CUPROBE_GPU_CHECK_SANITIZE=0 \
-            scripts/gpu-check.sh full $names > "$dir/stdout" 2>&1 ;;
+            timeout "$left" scripts/gpu-check.sh full $names > "$dir/stdout" 2>&1 ;;
     san)  OUT=$dir CUPROBE_GPU_CHECK_TIERS=0 CUPROBE_GPU_CHECK_DEADLINE=$deadline \
-            scripts/gpu-check.sh sanitize > "$dir/stdout" 2>&1 ;;
+            timeout "$left" scripts/gpu-check.sh sanitize > "$dir/stdout" 2>&1 ;;
   esac
+  [ $? = 124 ] && echo "part $part step $n: $what cut at the part's budget (${left}s); what it packed is kept"
   # gpu-check's verdicts are its summary's lines (a test tier's tally, each example's rc, the
   # sanitizer's count), printed here; its exit status is not one.
   echo "part $part step $n: $what ${names:-} in $(( $(date +%s) - s ))s (at $(( $(date +%s) - t0 ))s)"
   sed -n '/gpu-check summary/,$p' "$dir/stdout" | grep -vE "rc=not run|not run( here.*)?$"
   [ -f "$dir/results.tgz" ] && tar -xzf "$dir/results.tgz" -C "$work/merged"
   [ -f "$dir/gpu-check.log" ] && gzip -c "$dir/gpu-check.log" > "$OUT/part-$part-$n-$what.log.gz"
+  tar -czf "$OUT/part-$part.tgz" -C "$work/merged" . || exit 1
 done < <(steps_of "$part")
-tar -czf "$OUT/part-$part.tgz" -C "$work/merged" . || exit 1
+[ -f "$OUT/part-$part.tgz" ] || tar -czf "$OUT/part-$part.tgz" -C "$work/merged" . || exit 1
 echo "part $part: wrote $OUT/part-$part.tgz in $(( $(date +%s) - t0 ))s"

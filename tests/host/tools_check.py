@@ -751,6 +751,7 @@ def check_reference_parts(d):
     write(os.path.join(tree, "scripts", "gpu-check.sh"),
           '#!/usr/bin/env bash\n[ "$1" = list ] && { echo device_report; echo timers; echo wgmma; '
           'echo dram_bandwidth; echo access_patterns; echo collectives; exit 0; }\n'
+          'sleep "${STANDIN_SLEEP:-0}"\n'
           'r=$(mktemp -d); n=$(echo "$*" | tr " " _); echo "$*" > "$r/$n.txt"; echo same > "$r/card.txt"\n'
           'tar -czf "$OUT/results.tgz" -C "$r" .; echo log > "$OUT/gpu-check.log"\n'
           'echo "==================== gpu-check summary ($1) ===================="\n')
@@ -765,6 +766,17 @@ def check_reference_parts(d):
     logs = sorted(f for f in os.listdir(out_dir) if f.endswith(".log.gz")) if os.path.isdir(out_dir) else []
     if logs != ["part-1-1-tier.log.gz", "part-1-2-ex.log.gz", "part-1-3-ncu.log.gz"]:
         failures.append(f"reference-part 1: the steps' logs are {logs}")
+    # A budget that the first step leaves too little of: the others are listed "not run", and
+    # the archive holds the first one's files.
+    short_dir = os.path.join(d, "short")
+    code, out = run(["env", f"OUT={short_dir}", "STANDIN_SLEEP=3", "CUPROBE_PART_LIMIT=52", "bash",
+                     os.path.join(tree, "scripts", "reference-part.sh"), "1"])
+    arc = os.path.join(short_dir, "part-1.tgz")
+    names = sorted(os.path.basename(n) for n in tarfile.open(arc).getnames()) if os.path.isfile(arc) else []
+    skipped = [line for line in out.splitlines() if "not run (" in line and "of the part's budget left" in line]
+    if code or [n for n in names if n.endswith(".txt")] != ["card.txt", "sanitize.txt"] or len(skipped) != 2:
+        failures.append(f"reference-part 1, a short budget: exit {code}, the archive holds {names}, "
+                        f"{len(skipped)} steps listed not run: {out}")
     return []
 
 
