@@ -16,8 +16,11 @@
 # (epoch seconds) starts no example within 30 s of it, and the ones it did not reach are listed
 # `not run`. Writes $OUT/ncu-crosscheck.md (one row per example: the verdict, the pairs that agree
 # of those compared, the seconds) and $OUT/ncu-crosscheck.tgz (each example's counted JSON, ncu
-# CSV and comparison). Exit status: 0 when every example that ran agrees, 1 otherwise, 77 when
-# every one was skipped (no GPU, no ncu or no access to the counters).
+# CSV and comparison). An example whose measurements ncu saw no kernel of (tools/ncu_counters.py's
+# exit 3: copies, or kernels launched from another thread than the range's) is "nothing to
+# compare", with tools/ncu_counters.py's sentence. Exit status: 0 when every example that ran
+# agrees or had nothing to compare, 1 otherwise, 77 when every one was skipped (no GPU, no ncu or
+# no access to the counters).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 OUT="${OUT:-$PWD/gpu-check-out}"
@@ -49,7 +52,7 @@ card="$(nvidia-smi --query-gpu=name,uuid --format=csv,noheader 2>/dev/null | hea
   echo "| example | verdict | pairs agreeing | seconds | arguments |"
   echo "|---|---|---|---|---|"
 } > "$table"
-ran=0 bad=0 skipped=0
+ran=0 bad=0 skipped=0 nothing=0
 for e in "${examples[@]}"; do
   if [ "$deadline" != 0 ] && [ $(( $(date +%s) + 30 )) -ge "$deadline" ]; then
     echo "| $e | not run (the deadline) | | | |" >> "$table"; continue
@@ -64,6 +67,8 @@ for e in "${examples[@]}"; do
   pairs="$(grep -o '[0-9]* of [0-9]* pairs agree' "$work/ncu-crosscheck/$e.stderr" | tail -1)"
   case $rc in
     0) verdict="agrees"; ran=$((ran + 1)) ;;
+    3) verdict="nothing to compare: $(grep -m1 -o 'nothing to compare: .*' "$work/ncu-crosscheck/$e.stderr" | cut -c21- | tr '|' '/')"
+       ran=$((ran + 1)); nothing=$((nothing + 1)) ;;
     77) verdict="skipped: $(grep -m1 -o 'skipped: .*' "$work/ncu-crosscheck/$e.stderr" | cut -c10-)"
         skipped=$((skipped + 1)) ;;
     124|137) verdict="timed out after ${limit} s"; ran=$((ran + 1)); bad=$((bad + 1)) ;;
@@ -75,6 +80,6 @@ for e in "${examples[@]}"; do
   echo "ncu-crosscheck: $e: $verdict (${pairs:-no pairs}) in ${t}s"
 done
 tar -czf "$OUT/ncu-crosscheck.tgz" -C "$work" ncu-crosscheck
-echo "ncu-crosscheck: $ran examples ran, $bad differ or failed, $skipped skipped; $table"
+echo "ncu-crosscheck: $ran examples ran, $bad differ or failed, $nothing had nothing to compare, $skipped skipped; $table"
 [ "$ran" = 0 ] && [ "$skipped" -gt 0 ] && exit 77
 [ "$bad" = 0 ]

@@ -31,10 +31,17 @@ only the measurements the example kept in its results (a sweep that keeps its be
 others under the same name), so where ncu holds another number of kernels of a name than the
 kept measurements' kernel ranges (`ranges`) add up to (more: a sweep that kept its best point;
 fewer: an ncu run cut short), the totals cover different launches; that name is listed with both
-counts, not compared. Exit status: 0 when every pair agrees (and at least one
-was compared), 1 otherwise or on bad input, with one sentence.
+counts, not compared. Where the numbers match but the launches' shapes (grid and block, the
+results' `launch` against ncu's Grid Size and Block Size) do not, the two runs chose different
+launches under one name (a best point picked by its own run's timing): that name is listed with
+the shapes each side alone holds, not compared. Exit status: 0 when every pair agrees (and at
+least one was compared); 3 when nothing could be compared because ncu profiled no kernel inside any
+range the library counted, although it named other kernels after their ranges (the measurements
+launched no kernel of their own from the thread that opened the range: copies, which ncu does not
+profile, or kernels launched from another thread); 1 otherwise or on bad input, with one sentence.
 """
 import argparse
+import collections
 import csv
 import json
 import os
@@ -46,15 +53,32 @@ from access_check import number  # noqa: E402  (ncu's numbers, thousands separat
 SMALL = 64 * 1024  # bytes, sectors or requests below which a count is the launch's own traffic
 
 
+def shape(grid, block):
+    """A launch's shape, (grid, block) as tuples of three ints, from the results' lists or
+    ncu's "(x, y, z)" strings; None when either cannot be read."""
+    def dims(v):
+        if isinstance(v, str):
+            v = v.strip("() ").split(",")
+        try:
+            t = tuple(int(str(x).strip()) for x in v)
+        except (TypeError, ValueError):
+            return None
+        return t if len(t) == 3 else None
+    g, b = dims(grid), dims(block)
+    return (g, b) if g and b else None
+
+
 def load_counted(path):
     """{benchmark name: {metric: total of the profiled call}}, the benchmarks without counters,
-    and {name: kernels counted} (the kept measurements' kernel ranges; None where one was counted
-    in one range per sample, "uncounted" where one of that name has no counts)."""
+    {name: kernels counted} (the kept measurements' kernel ranges; None where one was counted
+    in one range per sample, "uncounted" where one of that name has no counts) and {name:
+    Counter of launch shapes, one per kernel range} (None where a measurement of the name
+    records no launch)."""
     with open(path) as f:
         doc = json.load(f)
     if not str(doc.get("schema", "")).startswith("cuprobe.results/3"):
         raise ValueError(f"{path}: not a cuprobe.results/3 file (schema {doc.get('schema')!r})")
-    out, missing, kernels = {}, [], {}
+    out, missing, kernels, shapes = {}, [], {}, {}
     for b in doc.get("benchmarks", []):
         c = b.get("counters")
         name = b.get("name")
@@ -67,11 +91,17 @@ def load_counted(path):
         k = kernels.get(name, 0)
         if isinstance(k, int):
             kernels[name] = k + int(c.get("ranges") or 0) if c.get("range") == "kernel" else None
+        launch = b.get("launch") or {}
+        sh = shape(launch.get("grid"), launch.get("block"))
+        if sh is None or c.get("range") != "kernel":
+            shapes[name] = None
+        elif shapes.get(name, collections.Counter()) is not None:
+            shapes.setdefault(name, collections.Counter())[sh] += int(c.get("ranges") or 0)
         tot = out.setdefault(name, {})
         for v in c.get("values", []):
             if v["metric"].endswith(".sum") and isinstance(v.get("value"), (int, float)):
                 tot[v["metric"]] = tot.get(v["metric"], 0.0) + v["value"] * per
-    return out, missing, kernels
+    return out, missing, kernels, shapes
 
 
 # Metrics that are times: shown beside the counts, never a disagreement.
@@ -96,15 +126,18 @@ L2_STATE = {"dram__bytes_read.sum": 1, "dram__bytes_write.sum": 1,
 
 
 def load_ncu(path):
-    """{NVTX range (or kernel) name: {metric: sum over its rows}} and {name: rows (kernels)} from
-    ncu's raw CSV page."""
+    """{NVTX range (or kernel) name: {metric: sum over its rows}}, {name: rows (kernels)}, {name:
+    Counter of launch shapes} (names without Grid Size and Block Size columns left out) and the
+    number of kernels named after an NVTX range, from ncu's raw CSV page."""
     rows = [r for r in csv.reader(open(path, newline="")) if r]
     head = next((i for i, r in enumerate(rows) if "Kernel Name" in r), None)
     if head is None:
         raise ValueError(f"{path}: no ncu CSV header (a 'Kernel Name' column)")
     cols = rows[head]
     name_col = cols.index("Kernel Name")
-    out, rows_of = {}, {}
+    grid_col = cols.index("Grid Size") if "Grid Size" in cols else None
+    block_col = cols.index("Block Size") if "Block Size" in cols else None
+    out, rows_of, shapes, renamed = {}, {}, {}, 0
     for r in rows[head + 1:]:
         if len(r) != len(cols) or r[name_col] == "":
             continue
@@ -115,13 +148,18 @@ def load_ncu(path):
         head_part, sep, _ = name.partition("/")
         if sep and not any(c in head_part for c in " (<"):
             name = head_part
+            renamed += 1
         tot = out.setdefault(name, {})
         rows_of[name] = rows_of.get(name, 0) + 1
+        if grid_col is not None and block_col is not None:
+            sh = shape(r[grid_col], r[block_col])
+            if sh:
+                shapes.setdefault(name, collections.Counter())[sh] += 1
         for i, c in enumerate(cols):
             x = number(r[i]) if c.endswith(".sum") else None
             if x is not None:
                 tot[c] = tot.get(c, 0.0) + x
-    return out, rows_of
+    return out, rows_of, shapes, renamed
 
 
 def uneven(kernels, ncu_rows, counted):
@@ -129,6 +167,23 @@ def uneven(kernels, ncu_rows, counted):
     in number (or that hold a measurement without counts): the totals cover other launches."""
     return {n: (k, ncu_rows[n]) for n, k in kernels.items()
             if n in ncu_rows and n in counted and k is not None and (k == "uncounted" or k != ncu_rows[n])}
+
+
+def reshaped(lib_shapes, ncu_shapes, counted, skip=()):
+    """{name: (shapes the library alone counted, shapes ncu alone profiled)} for the names both
+    hold, not in `skip`, whose launches (grid, block) differ although their numbers match."""
+    out = {}
+    for n in sorted(set(counted) & set(ncu_shapes) - set(skip)):
+        a, b = lib_shapes.get(n), ncu_shapes[n]
+        if a is not None and a != b:
+            out[n] = (a - b, b - a)
+    return out
+
+
+def shapes_text(c):
+    """'3 x (264,1,1)x(512,1,1)' for each shape of a Counter."""
+    return ", ".join(f"{k} x ({','.join(map(str, g))})x({','.join(map(str, b))})"
+                     for (g, b), k in sorted(c.items()))
 
 
 def compare(counted, ncu, tolerance, l2_bytes, kernels=None, skip=()):
@@ -175,13 +230,14 @@ def main():
     ap.add_argument("--markdown")
     a = ap.parse_args()
     try:
-        counted, missing, kernels = load_counted(a.counted)
-        ncu, ncu_rows = load_ncu(a.ncu)
+        counted, missing, kernels, lib_shapes = load_counted(a.counted)
+        ncu, ncu_rows, ncu_shapes, renamed = load_ncu(a.ncu)
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
         print(f"ncu_counters: {e}", file=sys.stderr)
         return 1
     apart = uneven(kernels, ncu_rows, counted)
-    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, kernels, apart)
+    other = reshaped(lib_shapes, ncu_shapes, counted, apart)
+    rows, ok = compare(counted, ncu, a.tolerance, a.l2_bytes, kernels, set(apart) | set(other))
     lines = ["| benchmark | metric | library | ncu | difference | verdict |", "|---|---|---|---|---|---|"]
     lines += [f"| {n} | {m} | {x:.6g} | {y:.6g} | {100 * r:.3f} % | {v} |" for n, m, x, y, r, v in rows]
     only_lib = sorted(set(counted) - set(ncu))
@@ -196,6 +252,11 @@ def main():
         notes.append("Not compared, different launches on each side (the results keep fewer measurements "
                      "of the name than ran under it): " + "; ".join(
                          f"{n}: the library counted {'not every one of its' if k == 'uncounted' else k} kernel(s), ncu profiled {m}" for n, (k, m) in sorted(apart.items())) + ".")
+    if other:
+        notes.append("Not compared, as many launches on each side but of other shapes (each run chose "
+                     "its own, e.g. a best point by its own timing): " + "; ".join(
+                         f"{n}: the library alone counted {shapes_text(x)}, ncu alone profiled {shapes_text(y)}"
+                         for n, (x, y) in other.items()) + ".")
     if missing:
         notes.append("Without counters: " + "; ".join(missing[:10]) + ".")
     text = "\n".join(lines + [""] + notes) + "\n"
@@ -203,13 +264,21 @@ def main():
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write(text)
-    if not rows:
+    nothing = not rows and counted and renamed and not (set(counted) & set(ncu))
+    if nothing:
+        print(f"ncu_counters: nothing to compare: ncu profiled no kernel inside the {len(counted)} "
+              f"ranges the library counted ({', '.join(sorted(counted)[:5])}"
+              f"{' ...' if len(counted) > 5 else ''}), though it named {renamed} other kernel(s) "
+              "after their ranges: those measurements launched no kernel of their own from the "
+              "thread that opened the range (copies, which ncu does not profile, or kernels "
+              "launched from another thread)", file=sys.stderr)
+    elif not rows:
         print("ncu_counters: no benchmark was counted on both sides: ncu names kernels by their NVTX "
               "range only with --nvtx --print-nvtx-rename kernel, and the library counts only outside "
               "ncu with --counters", file=sys.stderr)
     agreeing = sum(1 for r in rows if r[5] != "DIFFERS")
     print(f"ncu_counters: {agreeing} of {len(rows)} pairs agree", file=sys.stderr)
-    return 0 if ok else 1
+    return 3 if nothing else 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@
 # --print-nvtx-rename kernel` (each kernel named after the benchmark whose NVTX range holds it;
 # the L2 left as the program leaves it, as the library's pass does) collecting the same metrics
 # into OUT_PREFIX.ncu.csv, and writes the comparison into OUT_PREFIX.md.
-# Exit status: 0 every pair agrees, 1 a difference or a failed run, 77 (CTest's Skipped) without
-# ncu, without a GPU or without access to the performance counters.
+# Exit status: 0 every pair agrees, 3 nothing to compare (ncu saw no kernel inside the ranges the
+# library counted: tools/ncu_counters.py), 1 a difference or a failed run, 77 (CTest's Skipped)
+# without ncu, without a GPU or without access to the performance counters.
 set -uo pipefail
 usage="usage: tools/ncu_counters.sh BUILD_DIR OUT_PREFIX EXAMPLE [ARGS ...]"
 build="${1:?$usage}" out="${2:?$usage}" example="${3:?$usage}"

@@ -5,7 +5,9 @@ on synthetic files, no GPU: a pair that agrees, one 2 % apart, counts the L2's s
 L2's size), DRAM writes apart by less than the L2 (dirty lines), the L2's read sectors of SMs
 that read the same sectors at once (timing; a difference where none merged), DRAM noise (below 0.1 % of the
 launch's DRAM bytes), a name whose kernels the two sides count differently (a sweep keeping its
-best point; a measurement without counts), tiny counts, a benchmark on one side only, a results
+best point; a measurement without counts), as many launches of other shapes (each run's own best
+point; the same shapes are compared), nothing to compare (ncu saw no kernel inside the counted
+ranges: exit 3), tiny counts, a benchmark on one side only, a results
 file whose counters are missing, ncu's units row and thousands separators, and bad input (not a
 results/3 file, no ncu header, no pair at all). Each run is checked for its exit status, its
 verdicts and no traceback. Then scripts/ncu-crosscheck.sh (every example through
@@ -160,6 +162,33 @@ with tempfile.TemporaryDirectory() as d:
            ["DIFFERS"])
     expect("read at the L2 as delivered: a difference", run(d, own, head + '"0","tile","2.77e6","2.87e6","3.53e6"\n'),
            1, ["DIFFERS"], ["timing ("])
+    # the same number of launches of a name, of other shapes (each run picked its own best point):
+    # not compared; the same shapes: compared
+    def shaped(name, grid, block):
+        b = bench(name, {r: 1e8}, per_range=1)
+        b["launch"] = {"grid": grid, "block": block, "dynamic_smem_bytes": 0}
+        return b
+    pick = results([shaped("stream.copy", [264, 1, 1], [512, 1, 1]),
+                    shaped("stream.copy", [204800, 1, 1], [1024, 1, 1]), shaped("read", [528, 1, 1], [256, 1, 1])])
+    shaped_head = ('"ID","Kernel Name","Grid Size","Block Size","dram__bytes_read.sum"\n'
+                   '"","","","","byte"\n')
+    expect("other launch shapes", run(d, pick, shaped_head + '"0","stream.copy","(264, 1, 1)","(512, 1, 1)","1e8"\n'
+                                      '"1","stream.copy","(264, 1, 1)","(512, 1, 1)","4e8"\n'
+                                      '"2","read","(528, 1, 1)","(256, 1, 1)","1e8"\n'),
+           0, ["1 of 1 pairs agree", "as many launches on each side but of other shapes",
+               "stream.copy: the library alone counted 1 x (204800,1,1)x(1024,1,1), ncu alone profiled "
+               "1 x (264,1,1)x(512,1,1)"], ["| stream.copy |", "DIFFERS"])
+    expect("the same launch shapes", run(d, pick, shaped_head + '"0","stream.copy","(264, 1, 1)","(512, 1, 1)","1e8"\n'
+                                         '"1","stream.copy","(204800, 1, 1)","(1024, 1, 1)","1e8"\n'
+                                         '"2","read","(528, 1, 1)","(256, 1, 1)","1e8"\n'),
+           0, ["2 of 2 pairs agree", "| stream.copy |"], ["other shapes"])
+    # ncu named kernels after ranges, none inside the library's: nothing to compare (exit 3)
+    coll = results([bench("nccl.all_reduce", {r: 768}, per_range=1)])
+    expect("nothing to compare", run(d, coll, ncu_csv([[0, "ncclCommInitAll/void fill<void>(float *)", "5", "0"],
+                                                      [1, "ncclDevKernel_SendRecv(args)", "5", "0"]])),
+           3, ["nothing to compare: ncu profiled no kernel inside the 1 ranges the library counted "
+               "(nccl.all_reduce), though it named 1 other kernel(s) after their ranges"],
+           ["no benchmark was counted on both sides"])
     expect("not results/3", run(d, {"schema": "cuprobe.results/2", "benchmarks": []}, ncu_csv([])),
            1, ["not a cuprobe.results/3 file"])
     expect("not JSON", run(d, "{", ncu_csv([])), 1, ["ncu_counters:"])
@@ -180,7 +209,7 @@ def check_crosscheck(d):
         os.makedirs(os.path.join(tree, sub))
     shutil.copy(os.path.join(root, "scripts", "ncu-crosscheck.sh"), os.path.join(tree, "scripts"))
     stand_ins = {
-        "scripts/gpu-check.sh": '[ "$1" = list ] && printf "good\\nbad\\nnone\\nslow\\nlost\\ntimers\\n"\n',
+        "scripts/gpu-check.sh": '[ "$1" = list ] && printf "good\\nbad\\nnone\\nslow\\nlost\\ntimers\\ncopies\\n"\n',
         "tools/ncu_counters.sh":
             'touch "$2.md"; case "$3" in\n'
             '  good) echo "ncu_counters: 12 of 12 pairs agree" >&2 ;;\n'
@@ -189,6 +218,8 @@ def check_crosscheck(d):
             '  slow) sleep 30 ;;\n'
             '  lost) echo "ncu_counters: build/hopper/examples/lost not built" >&2; exit 1 ;;\n'
             '  timers) echo "ncu_counters: 9 of 9 pairs agree ($*)" >&2 ;;\n'
+            '  copies) echo "ncu_counters: nothing to compare: ncu profiled no kernel inside" >&2\n'
+            '          echo "ncu_counters: 0 of 0 pairs agree" >&2; exit 3 ;;\n'
             'esac\n'}
     for name, body in stand_ins.items():
         path = os.path.join(tree, name)
@@ -209,7 +240,8 @@ def check_crosscheck(d):
     want = ["| good | agrees | 12 of 12 |", "| bad | DIFFERS (see bad.md) | 3 of 4 |",
             "| none | skipped: ncu not found |", "| slow | timed out after 2 s |",
             "| lost | failed: ncu_counters: build/hopper/examples/lost not built |",
-            "| good | agrees | 12 of 12 |", "`--quick` |", "| timers | agrees | 9 of 9 |", "`--small` |"]
+            "| good | agrees | 12 of 12 |", "`--quick` |", "| timers | agrees | 9 of 9 |", "`--small` |",
+            "| copies | nothing to compare: ncu profiled no kernel inside | 0 of 0 |"]
     missing = [w for w in want if w not in table]
     if code != 1 or missing or "Traceback" in text:
         failures.append(f"ncu-crosscheck: exit {code} (want 1), rows missing {missing}: {table}{text}")
@@ -218,7 +250,7 @@ def check_crosscheck(d):
     if "good.md" not in names or "bad.stderr" not in names:
         failures.append(f"ncu-crosscheck: the archive holds {names}")
     code, table, text = crosscheck(os.path.join(d, "late"), "CUPROBE_CROSSCHECK_DEADLINE=1")
-    if code != 0 or table.count("not run (the deadline)") != 6:
+    if code != 0 or table.count("not run (the deadline)") != 7:
         failures.append(f"ncu-crosscheck, past its deadline: exit {code}: {table}{text}")
     code, table, text = crosscheck(os.path.join(d, "given"), "CUPROBE_CROSSCHECK_ARGS=--full --x")
     if "| timers | agrees | 9 of 9 | " not in table or "`--full --x` |" not in table or "`--small`" in table:
@@ -227,6 +259,11 @@ def check_crosscheck(d):
                        capture_output=True, text=True, timeout=60)
     if p.returncode != 77:
         failures.append(f"ncu-crosscheck, every example skipped: exit {p.returncode}, not 77")
+    p = subprocess.run(["env", f"OUT={os.path.join(d, 'two')}", "bash", script, "good", "copies"],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or "1 had nothing to compare" not in p.stdout:
+        failures.append(f"ncu-crosscheck, one agrees and one has nothing to compare: exit "
+                        f"{p.returncode}, not 0: {p.stdout}{p.stderr}")
 
 
 with tempfile.TemporaryDirectory() as d:
