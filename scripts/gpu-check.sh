@@ -31,7 +31,8 @@
 # binary (but the death and fault tests: their children fault on purpose) and every example
 # (examples with --small, arrays small enough for the instrumented run, and CUPROBE_PROFILE=1,
 # every measurement one call: each kernel runs, without the repeats), several at a time
-# (CUPROBE_SANITIZE_JOBS, 6), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
+# (CUPROBE_SANITIZE_JOBS, 8: on an H100's 16-core machine the 192 runs took 290 s 4 at a time
+# and 259 s 8 at a time; each run slows with every other beside it), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
 # CUPROBE_SANITIZE_TOTAL (3000), under CUPROBE_UNDER_SANITIZER=1 (timing assertions are
 # skipped there, visibly: cuprobe/testing/doctest.cuh), and tabulates the errors each reports
 # ("ERROR SUMMARY: N errors") as runs finish; a run that times out or crashes is counted as a
@@ -300,7 +301,7 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
     [ "$left" -lt "$total" ] && total=$(( left > 1 ? left : 1 ))
   fi
   timeout "$total" \
-    xargs -P "${CUPROBE_SANITIZE_JOBS:-6}" -L 1 bash -c 'run_one "$@"' _ < "$jobs_file"
+    xargs -P "${CUPROBE_SANITIZE_JOBS:-8}" -L 1 bash -c 'run_one "$@"' _ < "$jobs_file"
   while read -r tool prog _; do
     grep -q "^$tool $(basename "$prog") " "$sdir/table.txt" || echo "$tool $(basename "$prog") not_run - -" >> "$sdir/table.txt"
   done < "$jobs_file"
