@@ -7,12 +7,13 @@
 #   scripts/reference-part.sh --list     what each part runs (no GPU needed)
 #   scripts/reference-set.sh part-1.tgz part-2.tgz part-3.tgz     then, anywhere: the set
 #
-#   part 1  the gpu tier; every example but part 2's (`scripts/gpu-check.sh list`), --full; the
-#           ncu view of device_report's ceilings
+#   part 1  the gpu tier (about 230 s on an H100); every example but part 2's
+#           (`scripts/gpu-check.sh list`), --full
 #   part 2  the long examples (access_patterns, wgmma, collectives, dram_bandwidth), --full, with
 #           their peers (the sparse wgmma's and the collectives'); the ncu view of the DRAM kernels
-#   part 3  the ncu view of the tensor-core kernels; the sanitizer pass (4 tools, every GPU test
-#           and every example), which ends 30 s before the part's budget
+#   part 3  the ncu views of device_report's ceilings and of the tensor-core kernels; the sanitizer
+#           pass (4 tools, every GPU test and every example; about 260 s on an H100, 8 at a time),
+#           which ends 30 s before the part's budget
 #
 # Every part runs scripts/gpu-check.sh (full mode, plots and page left to reference-set.sh) once
 # per step, each into a folder of its own, and packs what they wrote, in order, into one archive
@@ -35,9 +36,9 @@ done
 # One step: "what NAME [example ...]"; what is tier, ex, ncu or san.
 steps_of() {
   case "$1" in
-    1) echo "tier -"; echo "ex ${short[*]}"; echo "ncu device_report" ;;
+    1) echo "tier -"; echo "ex ${short[*]}" ;;
     2) echo "ex ${long[*]}"; echo "ncu dram_bandwidth" ;;
-    3) echo "ncu wgmma"; echo "san -" ;;
+    3) echo "ncu device_report wgmma"; echo "san -" ;;
     *) return 1 ;;
   esac
 }
