@@ -34,7 +34,6 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/format.cuh"
 #include "cuprobe/gen/chase.cuh"
-#include "cuprobe/measure/environment.cuh"
 #include "cuprobe/measure/l2_flush.cuh"
 #include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/multi/peer.cuh"

@@ -1,6 +1,6 @@
 # multi_gpu area: several GPUs of one node (core/device_buffer.cuh's on_device and
 # scoped_device, multi/peer.cuh, multi/peer_transfer.cuh, measure/nvlink.cuh, the NVLink readings
-# of measure/nvml.cuh, query_node() of measure/environment.cuh, report/node.cuh,
+# of measure/nvml.cuh, query_node() of measure/nvlink.cuh, report/node.cuh,
 # cuprobe_suite/peer.cuh, cuprobe_suite/collectives.cuh, collectives_nccl.cuh and rank_threads.cuh). Host tests (the
 # refusal sentences, the NVLink state from NVML's readings, nccl-tests' bus factors, shapes and
 # sizes, every option refused with a sentence), a gpu test of what one GPU shows (buffers on

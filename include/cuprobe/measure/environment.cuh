@@ -2,7 +2,6 @@
 //
 //   cuprobe::environment_probe probe;            // finds the current GPU in NVML
 //   auto before = probe.sample();  ...  auto after = probe.sample();
-//   for (const auto& g : cuprobe::query_node()) ...  // every GPU: facts, clocks, NVLinks
 //
 // Readings come from NVML (measure/nvml.cuh, loaded at run time). Without NVML every reading
 // says available = false, its fields are empty, and the reports print "unavailable".
@@ -16,7 +15,6 @@
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/linkage.cuh"
 #include "cuprobe/core/stats.cuh"
-#include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/measure/nvml.cuh"
 
 namespace cuprobe {
@@ -56,17 +54,6 @@ class environment_probe {
  private:
   nvml::device dev_;
 };
-
-/// One GPU of this node as the environment records it: its facts, NVML's reading (clocks,
-/// power, temperature) and its NVLinks.
-struct node_gpu {
-  device_info info;     ///< the CUDA facts
-  nvml_sample state;    ///< NVML's reading when queried
-  nvlink_state nvlink;  ///< the NVLinks (measure/nvlink.cuh)
-};
-
-/// Every GPU this process sees, in ordinal order (empty without a GPU; no exception).
-CUPROBE_DECL std::vector<node_gpu> query_node();
 
 }  // namespace cuprobe
 

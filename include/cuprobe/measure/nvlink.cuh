@@ -5,6 +5,7 @@
 //   std::printf("%s: %.1f GB/s per direction\n", l.name.c_str(),
 //               l.nominal_bytes_per_s ? *l.nominal_bytes_per_s / 1e9 : 0.0);
 //   auto pair = cuprobe::pair_nominal_bytes_per_s(l0, l1);   // the smaller of the two GPUs'
+//   for (const auto& g : cuprobe::query_node()) ...           // every GPU, NVML, NVLinks
 //
 // The nominal rate of one direction: the active links x NVML's per-link speed
 // (NVML_FI_DEV_NVLINK_GET_SPEED, else _SPEED_MBPS_COMMON; one direction's, MBps = 10^6 B/s), a
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cuprobe/core/device_info.cuh"
 #include "cuprobe/core/json.cuh"
@@ -61,6 +63,17 @@ CUPROBE_DECL std::optional<double> pair_nominal_bytes_per_s(const nvlink_state& 
 
 /// The state as a JSON object, one key per field.
 CUPROBE_DECL json to_json(const nvlink_state& s);
+
+/// One GPU of this node: its facts, NVML's reading and its NVLinks.
+struct node_gpu {
+  device_info info;     ///< the CUDA facts
+  nvml_sample state;    ///< NVML's reading when queried
+  nvlink_state nvlink;  ///< the NVLinks
+};
+
+/// Every GPU this process sees, in ordinal order (empty without a GPU; no exception);
+/// report/node.cuh writes it as JSON (node_json).
+CUPROBE_DECL std::vector<node_gpu> query_node();
 
 }  // namespace cuprobe
 

@@ -15,7 +15,13 @@
 // (measured by cuprobe_suite/timers.cuh).
 #pragma once
 
-#include "cuprobe/ptx/detail/cccl_ptx.cuh"
+// CCCL's get_sreg alone, not the twelve instruction headers of ptx/detail/cccl_ptx.cuh: every file
+// that times a region includes this one. The same fallback as cccl_ptx.cuh.
+#if defined(__has_include) && __has_include(<cuda/__ptx/instructions/get_sreg.h>)
+#include <cuda/__ptx/instructions/get_sreg.h>
+#else
+#include <cuda/ptx>
+#endif
 
 #include <cstdint>
 

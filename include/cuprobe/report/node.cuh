@@ -11,7 +11,7 @@
 
 #include "cuprobe/core/json.cuh"
 #include "cuprobe/core/linkage.cuh"
-#include "cuprobe/measure/environment.cuh"
+#include "cuprobe/measure/nvlink.cuh"
 #include "cuprobe/multi/peer.cuh"
 #include "cuprobe/report/meta.cuh"
 

@@ -34,16 +34,4 @@ CUPROBE_DECL long long environment_probe::throttle_bits() const {
   return r ? (*r & throttle_reason_mask) : 0;
 }
 
-CUPROBE_DECL std::vector<node_gpu> query_node() {
-  std::vector<node_gpu> v;
-  for (int i = 0; i < device_count(); ++i) {
-    node_gpu g;
-    g.info = device_info::query(i);
-    g.state = nvml::instance().sample(nvml::instance().device_by_uuid(g.info.uuid));
-    g.nvlink = query_nvlink(g.info);
-    v.push_back(std::move(g));
-  }
-  return v;
-}
-
 }  // namespace cuprobe

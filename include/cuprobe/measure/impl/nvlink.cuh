@@ -94,4 +94,16 @@ CUPROBE_DECL json to_json(const nvlink_state& s) {
   return j;
 }
 
+CUPROBE_DECL std::vector<node_gpu> query_node() {
+  std::vector<node_gpu> v;
+  for (int i = 0; i < device_count(); ++i) {
+    node_gpu g;
+    g.info = device_info::query(i);
+    g.state = nvml::instance().sample(nvml::instance().device_by_uuid(g.info.uuid));
+    g.nvlink = query_nvlink(g.info);
+    v.push_back(std::move(g));
+  }
+  return v;
+}
+
 }  // namespace cuprobe

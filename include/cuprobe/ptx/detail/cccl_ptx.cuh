@@ -4,7 +4,8 @@
 // multimem among them); the twelve instruction headers below are what cuprobe calls, and cost
 // a tenth of it in every translation unit. CCCL documents <cuda/ptx> as the entry point and
 // keeps one header per instruction under cuda/__ptx/instructions/; should a CCCL release move
-// them, this file falls back to the entry point.
+// them, this file falls back to the entry point. ptx/timer.cuh includes only get_sreg's,
+// by the same rule.
 #pragma once
 
 #if defined(__has_include) && __has_include(<cuda/__ptx/instructions/get_sreg.h>)
