@@ -247,7 +247,8 @@ if [ $build_ok = 1 ] && [ "${CUPROBE_GPU_CHECK_SANITIZE:-1}" != 0 ]; then
     # Tests whose children fault on purpose (a __trap is what they check) are left out: the
     # sanitizer would count the planted fault.
     case "$t" in *_death|*_fault) continue ;; esac
-    for tool in $tools; do echo "$tool $t" >> "$jobs_file"; done
+    # doctest programs: each test case's seconds in the log, to see what a tool's time goes to
+    for tool in $tools; do echo "$tool $t --duration=true" >> "$jobs_file"; done
   done
   for e in "${examples[@]}"; do
     for tool in $tools; do echo "$tool build/hopper/examples/$e --small" >> "$jobs_file"; done
