@@ -30,9 +30,10 @@
 # The sanitizer pass runs memcheck, racecheck, synccheck and initcheck over every GPU test
 # binary (but the death and fault tests: their children fault on purpose) and every example
 # (examples with --small, arrays small enough for the instrumented run, and CUPROBE_PROFILE=1,
-# every measurement one call: each kernel runs, without the repeats), several at a time
-# (CUPROBE_SANITIZE_JOBS, 8: on an H100's 16-core machine the 192 runs took 290 s 4 at a time
-# and 259 s 8 at a time; each run slows with every other beside it), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
+# every measurement one call: each kernel runs, without the repeats; the doctest programs with
+# --duration=true, so that each log gives its test cases' seconds), several at a time
+# (CUPROBE_SANITIZE_JOBS, 8; each run slows with every other beside it, CHANGELOG.md has the
+# timings behind the default), each within CUPROBE_SANITIZE_LIMIT seconds (240) and all within
 # CUPROBE_SANITIZE_TOTAL (3000), under CUPROBE_UNDER_SANITIZER=1 (timing assertions are
 # skipped there, visibly: cuprobe/testing/doctest.cuh), and tabulates the errors each reports
 # ("ERROR SUMMARY: N errors") as runs finish; a run that times out or crashes is counted as a
